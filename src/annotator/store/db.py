@@ -1,0 +1,118 @@
+"""Engines, sessions and schema migrations for both back ends.
+
+SQLite (the default, one file in the project folder) runs in WAL mode and opens every write
+transaction with ``BEGIN IMMEDIATE`` and a busy timeout, following SQLAlchemy's pysqlite
+recipe: two processes writing at once wait for each other instead of failing with
+"database is locked" half-way through a transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session, sessionmaker
+
+from annotator.errors import ProjectError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+BUSY_TIMEOUT_MS = 30_000
+
+
+def make_engine(url: str) -> Engine:
+    """Create an engine for a ``sqlite:///`` or ``postgresql://`` URL."""
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    if url.startswith("sqlite"):
+        engine = create_engine(
+            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+        )
+        _configure_sqlite(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event emit BEGIN itself (pysqlite's own is deferred).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """One unit of work: committed as a whole, rolled back as a whole on any error."""
+    with factory() as session, session.begin():
+        yield session
+
+
+def _alembic_config(connection: Connection) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def known_revisions() -> set[str]:
+    """Schema revisions this version of the app knows."""
+    from alembic.script import ScriptDirectory
+
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return {rev.revision for rev in ScriptDirectory.from_config(config).walk_revisions()}
+
+
+def head_revision() -> str:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision stored in the database, or None for an empty database."""
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+        return None if row is None else str(row[0])
+
+
+def upgrade(engine: Engine, where: str) -> None:
+    """Bring the schema to this app's head; refuse a database from a newer app."""
+    stored = current_revision(engine)
+    if stored is not None and stored not in known_revisions():
+        raise ProjectError(
+            f"{where} was written by a newer version of annotator (schema {stored}); "
+            "install the newer version to open it"
+        )
+    from alembic import command
+
+    with engine.begin() as conn:
+        command.upgrade(_alembic_config(conn), "head")

@@ -1,0 +1,202 @@
+"""The project's tables (SQLAlchemy 2 declarative). The only place that defines storage.
+
+Keys are UUIDs so that work merged from several laptops never collides; rows that several
+people may edit carry a ``version`` used for optimistic locking. States are strings guarded by
+CHECK constraints (not PostgreSQL enums) so that migrations stay simple on both back ends.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    Uuid,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from annotator.domain.states import ANNOTATION_STATES, CASE_STATES, ROLES
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """Naive UTC now: both back ends store and return the same value."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Setting(Base):
+    """Project-wide settings (project id, de-identification seed, card prose, ...)."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSON)
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    roles: Mapped[list[UserRole]] = relationship(
+        back_populates="user", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    @property
+    def role_names(self) -> list[str]:
+        return sorted(r.role for r in self.roles)
+
+
+class UserRole(Base):
+    __tablename__ = "user_roles"
+    __table_args__ = (CheckConstraint(_in("role", ROLES), name="role"),)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(20), primary_key=True)
+    user: Mapped[User] = relationship(back_populates="roles")
+
+
+class Case(Base):
+    __tablename__ = "cases"
+    __table_args__ = (CheckConstraint(_in("state", CASE_STATES), name="state"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    case_id: Mapped[str] = mapped_column(String(200), unique=True)
+    state: Mapped[str] = mapped_column(String(20), default="annotating")
+    state_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # No FK: cases and revisions would reference each other; the service keeps it consistent.
+    current_revision_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True)
+    green_lit_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    green_lit_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class CaseRevision(Base):
+    """One imported version of a case's draft, identified by its content hash."""
+
+    __tablename__ = "case_revisions"
+    __table_args__ = (UniqueConstraint("case_pk", "number", name="case_number"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    original_values: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    problems: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    warnings: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    source_file: Mapped[str] = mapped_column(Text, default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    imported_by: Mapped[str] = mapped_column(String(200), default="")
+
+
+class ImageBlob(Base):
+    """Image bytes by SHA-256; ``data`` is NULL when the bytes live in the folder image store."""
+
+    __tablename__ = "image_blobs"
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer)
+    media_type: Mapped[str] = mapped_column(String(50))
+    data: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+
+
+class CaseImage(Base):
+    __tablename__ = "case_images"
+    __table_args__ = (UniqueConstraint("revision_id", "draft_path", name="revision_path"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    revision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("case_revisions.id"), index=True)
+    draft_path: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(ForeignKey("image_blobs.sha256"))
+    media_type: Mapped[str] = mapped_column(String(50))
+    width: Mapped[int] = mapped_column(Integer)
+    height: Mapped[int] = mapped_column(Integer)
+    frames: Mapped[int] = mapped_column(Integer, default=1)
+    figures: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    name: Mapped[str | None] = mapped_column(Text, nullable=True)
+    caption: Mapped[str | None] = mapped_column(Text, nullable=True)
+    attribution: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    removed: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    dicom_header: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class Annotation(Base):
+    """One annotator's labels on one case (a flat label map, see domain.labels)."""
+
+    __tablename__ = "annotations"
+    __table_args__ = (
+        UniqueConstraint("case_pk", "annotator_id", name="case_annotator"),
+        CheckConstraint(_in("state", ANNOTATION_STATES), name="state"),
+    )
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
+    annotator_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    revision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("case_revisions.id"))
+    state: Mapped[str] = mapped_column(String(20), default="assigned")
+    labels: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The labels as submitted: agreement is computed on these, before adjudication.
+    submitted_labels: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    needs_recheck: Mapped[bool] = mapped_column(default=False)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Adjudication(Base):
+    """A senior's decision on one conflicting item (meta-review), with its reason."""
+
+    __tablename__ = "adjudications"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
+    key: Mapped[str] = mapped_column(String(300))
+    value: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reason_code: Mapped[str] = mapped_column(String(50))
+    reason_text: Mapped[str] = mapped_column(Text, default="")
+    adjudicator: Mapped[str] = mapped_column(String(200))
+    decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    superseded: Mapped[bool] = mapped_column(default=False)
+
+
+class HistoryEntry(Base):
+    """Append-only record of every change: who, when, what (database triggers refuse edits)."""
+
+    __tablename__ = "history"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    actor: Mapped[str] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(50))
+    case_pk: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
+    annotation_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
+    key: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

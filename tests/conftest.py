@@ -1,0 +1,90 @@
+"""Shared fixtures: projects on SQLite and PostgreSQL, users, imported cases.
+
+The GUI platform is set before any QApplication exists; HOME and settings live in
+temporary folders so tests never depend on the developer's machine.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).parent))
+
+PG_ADMIN_URL = os.environ.get("ANNOTATOR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.delenv("ANNOTATOR_USER", raising=False)
+
+
+def _pg_available() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres",
+                             connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+PG_AVAILABLE = _pg_available()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+    if not PG_AVAILABLE:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL on 127.0.0.1:5432 is required in CI")
+        pytest.skip("no PostgreSQL server on 127.0.0.1:5432")
+    import psycopg
+
+    name = f"annotator_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres",
+                         autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres",
+                         autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def project_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A project location on each back end."""
+    if request.param == "sqlite":
+        return str(tmp_path / "project")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def project(project_location: str):  # type: ignore[no-untyped-def]
+    from annotator.services.project import open_project
+
+    p = open_project(project_location)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def team(project):  # type: ignore[no-untyped-def]
+    """A project with a curator, three annotators and an adjudicator."""
+    from annotator.services.users import add_user
+
+    add_user(project, "(setup)", "cu", ["curator"])
+    for name in ("a1", "a2", "a3"):
+        add_user(project, "cu", name, ["annotator"])
+    add_user(project, "cu", "adj", ["adjudicator"])
+    return project

@@ -1,0 +1,116 @@
+"""The project store on SQLite and PostgreSQL: round trip, migrations, refusals, history."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from annotator.errors import ProjectError
+from annotator.services.project import backup_to, open_project
+from annotator.services.users import add_user, list_users
+from annotator.store.db import current_revision, head_revision
+
+
+def test_round_trip_survives_reopen(project_location: str) -> None:
+    project = open_project(project_location)
+    add_user(project, "(setup)", "Curator Kim", ["curator", "adjudicator"])
+    project_id = project.project_id
+    project.close()
+
+    again = open_project(project_location)
+    assert again.project_id == project_id
+    assert [(u.name, u.roles) for u in list_users(again)] == [
+        ("Curator Kim", ["adjudicator", "curator"])
+    ]
+    assert current_revision(again.engine) == head_revision()
+    again.close()
+
+
+def test_autogenerate_finds_no_difference(project) -> None:  # type: ignore[no-untyped-def]
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from annotator.store.schema import Base
+
+    with project.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}),
+                                Base.metadata)
+    assert diff == []
+
+
+def test_newer_schema_is_refused(project_location: str) -> None:
+    project = open_project(project_location)
+    with project.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999_from_the_future'"))
+    project.close()
+    with pytest.raises(ProjectError, match="newer version of annotator"):
+        open_project(project_location)
+
+
+def test_history_is_append_only(project) -> None:  # type: ignore[no-untyped-def]
+    add_user(project, "(setup)", "cu", ["curator"])
+    for statement in ("UPDATE history SET actor = 'someone else'", "DELETE FROM history"):
+        with pytest.raises(Exception, match="append-only"):
+            with project.engine.begin() as conn:
+                conn.execute(text(statement))
+    with project.engine.connect() as conn:
+        assert conn.execute(text("SELECT actor FROM history")).scalar_one() == "(setup)"
+
+
+def test_folder_with_other_content_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ProjectError, match="not empty"):
+        open_project(tmp_path)
+
+
+def test_backup_is_a_consistent_copy(tmp_path: Path) -> None:
+    project = open_project(tmp_path / "p")
+    add_user(project, "(setup)", "cu", ["curator"])
+    target = backup_to(project, tmp_path / "copy.sqlite")
+    import sqlite3
+
+    with sqlite3.connect(target) as conn:
+        assert conn.execute("SELECT name FROM users").fetchall() == [("cu",)]
+    with pytest.raises(ProjectError, match="already exists"):
+        backup_to(project, target)
+
+
+def test_rolling_backup_on_open(tmp_path: Path) -> None:
+    project = open_project(tmp_path / "p")
+    add_user(project, "(setup)", "cu", ["curator"])
+    project.close()
+    open_project(tmp_path / "p").close()
+    backups = list((tmp_path / "p" / "backups").glob("auto-*.sqlite"))
+    assert len(backups) == 1
+    open_project(tmp_path / "p").close()  # within the hour: no second copy
+    assert len(list((tmp_path / "p" / "backups").glob("auto-*.sqlite"))) == 1
+
+
+def _writer(location: str, prefix: str, count: int, barrier) -> None:  # type: ignore[no-untyped-def]
+    project = open_project(location, backup=False)
+    barrier.wait()
+    for i in range(count):
+        project.set_setting(f"{prefix}-{i}", {"i": i})
+        add_user(project, "cu", f"{prefix}-user-{i}", ["annotator"])
+
+
+def test_two_processes_write_at_once_without_locking_errors(tmp_path: Path) -> None:
+    location = str(tmp_path / "p")
+    project = open_project(location)
+    add_user(project, "(setup)", "cu", ["curator"])
+    project.close()
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_writer, args=(location, name, 40, barrier)) for name in "ab"]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    project = open_project(location)
+    names = {u.name for u in list_users(project)}
+    assert {f"{x}-user-{i}" for x in "ab" for i in range(40)} <= names
+    assert project.setting("a-39") == {"i": 39} and project.setting("b-39") == {"i": 39}

@@ -17,11 +17,15 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).parent))
 
-PG_ADMIN_URL = os.environ.get("ANNOTATOR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+PG_ADMIN_URL = os.environ.get(
+    "ANNOTATOR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
@@ -32,8 +36,9 @@ def _pg_available() -> bool:
     try:
         import psycopg
 
-        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres",
-                             connect_timeout=3):
+        with psycopg.connect(
+            "host=127.0.0.1 port=5432 user=postgres dbname=postgres", connect_timeout=3
+        ):
             return True
     except Exception:
         return False
@@ -52,12 +57,14 @@ def pg_url() -> Iterator[str]:
     import psycopg
 
     name = f"annotator_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres",
-                         autocommit=True) as conn:
+    with psycopg.connect(
+        "host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True
+    ) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres",
-                         autocommit=True) as conn:
+    with psycopg.connect(
+        "host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True
+    ) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

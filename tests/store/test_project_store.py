@@ -36,8 +36,9 @@ def test_autogenerate_finds_no_difference(project) -> None:  # type: ignore[no-u
     from annotator.store.schema import Base
 
     with project.engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}),
-                                Base.metadata)
+        diff = compare_metadata(
+            MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata
+        )
     assert diff == []
 
 

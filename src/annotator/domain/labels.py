@@ -53,7 +53,8 @@ FAMILIES = (
     "caption",  # item: figure
     "step",  # item: index/field
     "rubric_ok",  # item: Diagnosis | Localisation; value: bool
-    "rubric",  # item: part/level or Localisation/reference_answer/FIELD or Diagnosis/reference_answer
+    # rubric item: part/level, Diagnosis/reference_answer or Localisation/reference_answer/FIELD
+    "rubric",
     "rubric_comment",  # item: part
     "active_seconds",  # value: float, measured active time on the case
 )
@@ -99,12 +100,16 @@ def validate_edit(edit: LabelEdit, figures: list[str]) -> None:
         inner = value["value"]
         allowed = {"importance": IMPORTANCE, "difficulty": DIFFICULTY, "rarity": RARITY}
         if family in allowed and inner not in allowed[family]:
-            raise ValidationError(f"{edit.key}: {inner!r} is not one of {', '.join(allowed[family])}")
+            raise ValidationError(
+                f"{edit.key}: {inner!r} is not one of {', '.join(allowed[family])}"
+            )
         if family == "stage" and inner is not None and (type(inner) is not int or inner < 1):
             raise ValidationError(f"{edit.key}: a stage is an integer >= 1 or None (unranked)")
     elif family == "discard":
         if not isinstance(value, dict) or value.get("reason_code") not in DISCARD_REASONS:
-            raise ValidationError(f"discard needs a reason code, one of {', '.join(DISCARD_REASONS)}")
+            raise ValidationError(
+                f"discard needs a reason code, one of {', '.join(DISCARD_REASONS)}"
+            )
     elif family in ("meta_ok", "rubric_ok"):
         if not isinstance(value, bool):
             raise ValidationError(f"{edit.key}: expected true or false")
@@ -115,13 +120,23 @@ def validate_edit(edit: LabelEdit, figures: list[str]) -> None:
     elif family == "active_seconds":
         if not isinstance(value, (int, float)) or value < 0:
             raise ValidationError("active_seconds must be a non-negative number")
-    elif family in ("red_flag", "comment", "exam_comment", "demography_note", "caption",
-                    "rubric_comment", "step", "rubric"):
+    elif family in (
+        "red_flag",
+        "comment",
+        "exam_comment",
+        "demography_note",
+        "caption",
+        "rubric_comment",
+        "step",
+        "rubric",
+    ):
         if not isinstance(value, str):
             raise ValidationError(f"{edit.key}: expected text")
 
 
-def apply_edits(labels: dict[str, Any], edits: list[LabelEdit]) -> tuple[dict[str, Any], list[LabelEdit]]:
+def apply_edits(
+    labels: dict[str, Any], edits: list[LabelEdit]
+) -> tuple[dict[str, Any], list[LabelEdit]]:
     """Return the new label map and the inverse edits (in reverse order) that undo them."""
     new = dict(labels)
     inverse: list[LabelEdit] = []

@@ -75,9 +75,8 @@ def _alembic_config(connection: Connection) -> Any:
 
 def known_revisions() -> set[str]:
     """Schema revisions this version of the app knows."""
-    from alembic.script import ScriptDirectory
-
     from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))

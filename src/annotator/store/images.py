@@ -51,6 +51,7 @@ class ImageStore:
             session.add(ImageBlob(sha256=sha, size=len(data), media_type=media_type, data=None))
         else:
             session.add(ImageBlob(sha256=sha, size=len(data), media_type=media_type, data=data))
+        session.flush()  # the blob row must exist before rows that reference it
         return sha
 
     def get(self, session: Session, sha: str) -> bytes:

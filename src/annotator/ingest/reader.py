@@ -1,0 +1,97 @@
+"""Read draft case files into import candidates: the entry point of case import.
+
+Each case is either accepted (possibly with problems that mark it ``needs_fix``, and with
+warnings) or rejected whole with file, case id, field and reason. Good cases are returned
+even when others fail; bad input never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from annotator.domain.case import CaseFormatError, content_hash, normalise_draft, parse_case
+from annotator.domain.checks import case_warnings, check_case, image_uses
+from annotator.ingest.images import ImageReader, ImageRejected
+from annotator.ingest.results import (
+    CandidateImage,
+    CaseCandidate,
+    DuplicateCase,
+    IngestResult,
+    Rejection,
+)
+from annotator.ingest.sources import CaseObject, find_case_files, json_kind, read_case_objects
+
+# Problems the store cannot live with: the figure is the exam's identity.
+_REJECTING_CODES = {"exam_duplicate_figure", "exam_figure_missing"}
+
+
+def read_case_sources(paths: Sequence[Path], *, deidentify: bool = True,
+                      seed: str) -> IngestResult:
+    """Read every case in ``paths`` (JSON files holding a case or an array, or folders).
+
+    Images are read relative to each JSON file's folder, probed, and (``deidentify``, the
+    default) cleaned: DICOM de-identified with ``seed``, PNG/JPEG metadata stripped. The same
+    case id twice in one run rejects the later one.
+    """
+    result = IngestResult()
+    files, rejected = find_case_files(paths)
+    result.rejected.extend(rejected)
+    images = ImageReader(deidentify=deidentify, seed=seed)
+    first_seen: dict[str, Path] = {}
+    for file in files:
+        objects, rejection = read_case_objects(file)
+        if rejection is not None:
+            result.rejected.append(rejection)
+        for obj in objects:
+            outcome = _read_case(obj, images, first_seen, result)
+            if isinstance(outcome, Rejection):
+                result.rejected.append(outcome)
+            else:
+                result.accepted.append(outcome)
+    return result
+
+
+def _read_case(obj: CaseObject, images: ImageReader, first_seen: dict[str, Path],
+               result: IngestResult) -> CaseCandidate | Rejection:
+    where = f"item [{obj.index}] of the array: " if obj.index is not None else ""
+    raw = obj.value
+    if not isinstance(raw, dict):
+        return Rejection(obj.file, None, None,
+                         f"{where}a case must be a JSON object, not {json_kind(raw)}")
+    if "case_id" not in raw:
+        return Rejection(obj.file, None, "case_id", f"{where}not a case object: no 'case_id'")
+    content, original = normalise_draft(raw)
+    shown_id = content["case_id"] if isinstance(content["case_id"], str) else None
+    try:
+        parse_case(content)
+    except CaseFormatError as exc:
+        first, *rest = exc.errors
+        also = "".join(f"; also {e.field}: {e.reason}" for e in rest)
+        case_where = where if shown_id is None else ""
+        return Rejection(obj.file, shown_id, first.field, f"{case_where}{first.reason}{also}")
+    case_id: str = content["case_id"]
+    if case_id in first_seen:
+        result.duplicates_in_input.append(DuplicateCase(case_id, first_seen[case_id], obj.file))
+        return Rejection(obj.file, case_id, "case_id",
+                         f"duplicate case id, also in {first_seen[case_id]}")
+    first_seen[case_id] = obj.file
+    problems = check_case(content)
+    fatal = [p for p in problems if p.code in _REJECTING_CODES]
+    if fatal:
+        return Rejection(obj.file, case_id, fatal[0].field, fatal[0].message)
+    loaded: list[CandidateImage] = []
+    failures: list[ImageRejected] = []
+    for use in image_uses(content):
+        try:
+            loaded.append(images.read(obj.file.parent, use))
+        except ImageRejected as exc:
+            failures.append(exc)
+    if failures:
+        also = "".join(f"; also {f.field}: {f.reason}" for f in failures[1:])
+        return Rejection(obj.file, case_id, failures[0].field, failures[0].reason + also)
+    digest = content_hash({"case": content, "images": {i.draft_path: i.sha256 for i in loaded}})
+    return CaseCandidate(
+        file=obj.file, case_id=case_id, content=content, original_values=original,
+        images=loaded, problems=problems, warnings=case_warnings(content), content_hash=digest,
+    )

@@ -1,0 +1,52 @@
+"""Case-level state changes shared by several services."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import CaseState, case_state_after_submissions
+from annotator.services.history import record
+from annotator.store.schema import Annotation, Case, utcnow
+
+
+def active_annotations(session: Session, case: Case) -> list[Annotation]:
+    return list(
+        session.scalars(
+            select(Annotation)
+            .where(Annotation.case_pk == case.id, Annotation.withdrawn_at.is_(None))
+            .order_by(Annotation.id)
+        )
+    )
+
+
+def refresh_case_state(session: Session, case: Case, actor: str) -> str:
+    """Move the case to the state its annotations imply; record and revoke as needed."""
+    states = [a.state for a in active_annotations(session, case)]
+    new = case_state_after_submissions(CaseState(case.state), states)
+    if new.value != case.state:
+        before = case.state
+        if before == CaseState.GREEN_LIT.value:
+            revoke_green_light(session, case, actor, "an annotation was reopened")
+        case.state = new.value
+        case.updated_at = utcnow()
+        record(session, actor, "case_state", case_pk=case.id, before=before, after=new.value)
+    return case.state
+
+
+def revoke_green_light(session: Session, case: Case, actor: str, why: str) -> None:
+    """Withdraw a green light (any change touching a green-lit case does this)."""
+    if case.state != CaseState.GREEN_LIT.value and case.green_lit_at is None:
+        return
+    record(
+        session,
+        actor,
+        "green_light_revoked",
+        case_pk=case.id,
+        before={"by": case.green_lit_by},
+        reason=why,
+    )
+    case.green_lit_at = None
+    case.green_lit_by = None
+    if case.state == CaseState.GREEN_LIT.value:
+        case.state = CaseState.IN_REVIEW.value

@@ -1,0 +1,205 @@
+"""The demo project: bundled draft cases plus seeded work replayed through the services.
+
+Three physicians and one senior adjudicator act only through the same operations the GUI and
+command line use, so every page of the app has content: untouched cases, work in progress,
+submitted cases with disagreements, adjudicated and green-lit cases, and excluded ones.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from annotator.domain.labels import LabelEdit
+from annotator.errors import NotFound, ProjectError
+from annotator.resources import demo_cases_dir
+from annotator.review.items import Item
+from annotator.services import annotating, review
+from annotator.services.assignments import assign
+from annotator.services.imports import import_cases
+from annotator.services.project import Project, open_project, project_is_empty
+from annotator.services.status import project_status
+from annotator.services.users import add_user
+
+CURATOR = "Sam Curator"
+PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
+SENIOR = "Dr Dana Weiss"
+SEED = 20261122
+DEMO_DEID_SEED = "annotator-demo"  # fixed so every demo build stores identical images
+
+
+@dataclass
+class DemoPlan:
+    """Which cases end in which state (by position among the clean, sorted demo cases)."""
+
+    untouched: list[str] = field(default_factory=list)
+    in_progress: list[str] = field(default_factory=list)
+    disputed: list[str] = field(default_factory=list)
+    green_lit: list[str] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
+
+
+def build_demo(location: str) -> str:
+    """Create the demo project at ``location``; refuses a folder holding another project."""
+    project = open_project(location)
+    if not project_is_empty(project):
+        raise ProjectError(f"{location} already holds a project with cases; choose a new folder")
+    project.set_setting("deid_seed", DEMO_DEID_SEED)
+    project.set_setting("project_name", "annotator demo: neuroradiology teaching cases")
+    add_user(project, "(setup)", CURATOR, ["curator"])
+    for name in PHYSICIANS:
+        add_user(project, CURATOR, name, ["annotator"])
+    add_user(project, CURATOR, SENIOR, ["adjudicator", "annotator"])
+    report = import_cases(project, CURATOR, [demo_cases_dir()])
+    if report.failed:
+        bad = [
+            f"{o.file}: {o.reason}" for o in report.outcomes if o.status in ("rejected", "refused")
+        ]
+        raise ProjectError("the bundled demo cases did not import: " + "; ".join(bad))
+    # The senior adjudicates; the three physicians annotate (quota 0 keeps the senior out).
+    assign(project, CURATOR, 2, quotas={SENIOR: 0})
+    plan = replay_work(project)
+    counts = project_status(project)
+    lines = [f"demo project ready at {location}"]
+    lines += [f"  {k}: {v}" for k, v in counts.items()]
+    lines.append(f"  green-lit: {', '.join(plan.green_lit)}")
+    return "\n".join(lines)
+
+
+def _plan(case_ids: list[str], needs_fix: set[str]) -> DemoPlan:
+    clean = [c for c in case_ids if c not in needs_fix]
+    dirty = [c for c in case_ids if c in needs_fix]
+    plan = DemoPlan()
+    plan.green_lit = clean[:4]
+    plan.disputed = clean[4:6]
+    plan.excluded = clean[6:7]
+    plan.in_progress = clean[7:9] + dirty[:1]
+    plan.untouched = clean[9:] + dirty[1:]
+    return plan
+
+
+def _annotators_of(project: Project, case_id: str) -> list[str]:
+    found = []
+    for name in PHYSICIANS:
+        try:
+            annotating.view(project, name, case_id)
+        except NotFound:  # not assigned to this physician
+            continue
+        found.append(name)
+    return found
+
+
+def _label_fully(
+    project: Project, name: str, case_id: str, rng: random.Random, disagree: float
+) -> None:
+    """Accept the draft's suggestions, then change some labels the way physicians do."""
+    annotating.accept_suggestions(project, name, case_id)
+    view = annotating.view(project, name, case_id)
+    edits: list[LabelEdit] = []
+    for figure in view.figures:
+        if rng.random() < disagree:
+            current = view.labels[f"importance:{figure}"]["value"]
+            other = {"essential": "optional", "optional": "essential"}.get(current, "optional")
+            edits.append(LabelEdit(f"importance:{figure}", {"value": other, "how": "set"}))
+        edits.append(LabelEdit(f"meta_ok:{figure}", rng.random() > 0.2))
+    if rng.random() < disagree:
+        value = view.labels["difficulty"]["value"]
+        other = "hard" if value == "normal" else "normal"
+        edits.append(LabelEdit("difficulty", {"value": other, "how": "set"}))
+    ranked = [f for f in view.figures if view.labels[f"stage:{f}"]["value"] is not None]
+    if len(ranked) >= 2 and rng.random() < disagree:
+        a, b = ranked[0], ranked[1]
+        sa, sb = view.labels[f"stage:{a}"]["value"], view.labels[f"stage:{b}"]["value"]
+        edits.append(LabelEdit(f"stage:{a}", {"value": sb, "how": "set"}))
+        edits.append(LabelEdit(f"stage:{b}", {"value": sa, "how": "set"}))
+    edits.append(LabelEdit("rubric_ok:Diagnosis", True))
+    edits.append(LabelEdit("rubric_ok:Localisation", rng.random() > 0.15))
+    edits.append(LabelEdit("active_seconds", round(rng.uniform(240, 900), 1)))
+    annotating.edit(project, name, case_id, edits)
+
+
+def _pick(item: Item, rng: random.Random) -> Any:
+    return item.values[sorted(item.values)[rng.randrange(len(item.values))]]
+
+
+def replay_work(project: Project) -> DemoPlan:
+    """The seeded script of physicians' and the senior's work."""
+    rng = random.Random(SEED)
+    status_cases = sorted(_case_ids(project))
+    plan = _plan(status_cases, _needs_fix(project))
+    for case_id in plan.green_lit + plan.disputed + plan.excluded:
+        names = _annotators_of(project, case_id)
+        for name in names:
+            _label_fully(project, name, case_id, rng, disagree=0.3)
+            if case_id in plan.excluded and name == names[0]:
+                annotating.set_label(
+                    project,
+                    name,
+                    case_id,
+                    "discard",
+                    "",
+                    {
+                        "reason_code": "image_quality",
+                        "text": "Key figure too small to judge the lesion.",
+                    },
+                )
+            annotating.submit(project, name, case_id)
+    for case_id in plan.green_lit:
+        state = review.review_case(project, case_id)
+        for item in state.final.open:
+            review.decide(
+                project,
+                SENIOR,
+                case_id,
+                item.key,
+                _pick(item, rng),
+                "clinical_judgement",
+                "Decided on the images; see the adjudication note.",
+            )
+        review.green_light(project, SENIOR, case_id)
+    for case_id in plan.excluded:
+        review.decide(
+            project,
+            SENIOR,
+            case_id,
+            "discard",
+            {"reason_code": "image_quality", "text": "Upheld: figure unusable."},
+            "protocol",
+            "Unusable key image.",
+        )
+    for case_id in plan.in_progress:
+        names = _annotators_of(project, case_id)
+        annotating.accept_suggestions(project, names[0], case_id, keys=["difficulty", "rarity"])
+        annotating.set_label(
+            project,
+            names[0],
+            case_id,
+            "comment",
+            "",
+            "Interesting case; checking the follow-up exam.",
+        )
+    return plan
+
+
+def _case_ids(project: Project) -> list[str]:
+    from sqlalchemy import select
+
+    from annotator.store.schema import Case
+
+    with project.tx() as session:
+        return list(session.scalars(select(Case.case_id)))
+
+
+def _needs_fix(project: Project) -> set[str]:
+    from sqlalchemy import select
+
+    from annotator.store.schema import Case, CaseRevision
+
+    with project.tx() as session:
+        rows = session.execute(
+            select(Case.case_id, CaseRevision.problems).join(
+                CaseRevision, CaseRevision.id == Case.current_revision_id
+            )
+        )
+        return {case_id for case_id, problems in rows if problems}

@@ -1,0 +1,245 @@
+"""Applying draft-case files to the project: new cases, updates, new revisions.
+
+Reading and checking the files is :mod:`annotator.ingest`; this module decides, per case and
+in one transaction per case, what the store does with each candidate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.errors import AnnotatorError
+from annotator.ingest import CaseCandidate, read_case_sources
+from annotator.services.history import record
+from annotator.services.project import Project
+from annotator.services.users import require_role
+from annotator.store.schema import (
+    Adjudication,
+    Annotation,
+    Case,
+    CaseImage,
+    CaseRevision,
+    utcnow,
+)
+
+
+@dataclass
+class CaseOutcome:
+    """What happened to one case of an import."""
+
+    case_id: str | None
+    file: str
+    status: str  # added | updated | unchanged | new_version | refused | rejected
+    reason: str = ""
+    field: str | None = None
+    needs_fix: list[str] = dataclasses.field(default_factory=list)
+    warnings: list[str] = dataclasses.field(default_factory=list)
+    removed: list[str] = dataclasses.field(default_factory=list)
+    normalised: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass
+class ImportReport:
+    outcomes: list[CaseOutcome] = dataclasses.field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def failed(self) -> bool:
+        return any(o.status in ("refused", "rejected") for o in self.outcomes)
+
+    @property
+    def changed_nothing(self) -> bool:
+        return all(o.status in ("unchanged", "refused", "rejected") for o in self.outcomes)
+
+
+def _problem_text(problem: Any) -> str:
+    return f"{problem.field}: {problem.message}" if problem.field else str(problem.message)
+
+
+def _problem_dict(problem: Any) -> dict[str, str]:
+    return {"code": problem.code, "field": problem.field, "message": problem.message}
+
+
+def import_cases(
+    project: Project,
+    actor: str,
+    paths: Sequence[Path],
+    *,
+    new_version: bool = False,
+    deidentify: bool = True,
+) -> ImportReport:
+    """Import draft case files or folders; good cases go in even when others fail."""
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "importing cases")
+    seed = str(project.setting("deid_seed"))
+    result = read_case_sources(list(paths), deidentify=deidentify, seed=seed)
+    report = ImportReport()
+    for rejection in result.rejected:
+        report.outcomes.append(
+            CaseOutcome(
+                rejection.case_id,
+                str(rejection.file),
+                "rejected",
+                rejection.reason,
+                rejection.field,
+            )
+        )
+    for candidate in result.accepted:
+        try:
+            with project.tx() as session:
+                outcome = _apply(session, project, actor, candidate, new_version)
+        except AnnotatorError as exc:
+            outcome = CaseOutcome(candidate.case_id, str(candidate.file), "refused", str(exc))
+        report.outcomes.append(outcome)
+    report.outcomes.sort(key=lambda o: (o.file, o.case_id or ""))
+    return report
+
+
+def _apply(
+    session: Session, project: Project, actor: str, cand: CaseCandidate, new_version: bool
+) -> CaseOutcome:
+    outcome = CaseOutcome(
+        cand.case_id,
+        str(cand.file),
+        "added",
+        needs_fix=[_problem_text(p) for p in cand.problems],
+        warnings=[_problem_text(p) for p in cand.warnings],
+        removed=sorted(
+            {f"{img.draft_path}: {item}" for img in cand.images for item in img.removed}
+        ),
+        normalised=dict(cand.original_values),
+    )
+    case = session.scalars(select(Case).where(Case.case_id == cand.case_id)).first()
+    if case is None:
+        case = Case(case_id=cand.case_id, state=CaseState.ANNOTATING.value)
+        session.add(case)
+        session.flush()
+        revision = _add_revision(session, project, actor, case, cand, 1)
+        record(
+            session,
+            actor,
+            "case_imported",
+            case_pk=case.id,
+            after={"revision": 1, "hash": cand.content_hash},
+            file=str(cand.file),
+        )
+        return outcome
+    current = session.get(CaseRevision, case.current_revision_id)
+    assert current is not None
+    if current.content_hash == cand.content_hash:
+        outcome.status = "unchanged"
+        return outcome
+    annotations = list(session.scalars(select(Annotation).where(Annotation.case_pk == case.id)))
+    touched = [a for a in annotations if a.labels or a.state != AnnotationState.ASSIGNED.value]
+    number = 1 + (
+        session.scalar(select(func.max(CaseRevision.number)).where(CaseRevision.case_pk == case.id))
+        or 0
+    )
+    if not touched:
+        revision = _add_revision(session, project, actor, case, cand, number)
+        for annotation in annotations:
+            annotation.revision_id = revision.id
+        outcome.status = "updated"
+        record(
+            session,
+            actor,
+            "case_updated",
+            case_pk=case.id,
+            before={"hash": current.content_hash},
+            after={"revision": number, "hash": cand.content_hash},
+        )
+        return outcome
+    if not new_version:
+        outcome.status = "refused"
+        outcome.reason = (
+            f"case {cand.case_id} differs from the stored draft and has been annotated "
+            f"({len(touched)} annotation(s)); import with --new-version to store a new revision "
+            "and send those annotations back for re-check"
+        )
+        return outcome
+    revision = _add_revision(session, project, actor, case, cand, number)
+    for annotation in annotations:
+        annotation.revision_id = revision.id
+        if annotation in touched and annotation.withdrawn_at is None:
+            annotation.needs_recheck = True
+            if annotation.state == AnnotationState.SUBMITTED.value:
+                annotation.state = AnnotationState.IN_PROGRESS.value
+            record(
+                session,
+                actor,
+                "recheck",
+                case_pk=case.id,
+                annotation_id=annotation.id,
+                after={"revision": number},
+            )
+    for decision in session.scalars(
+        select(Adjudication).where(
+            Adjudication.case_pk == case.id, Adjudication.superseded.is_(False)
+        )
+    ):
+        decision.superseded = True
+    before_state = case.state
+    if case.state != CaseState.EXCLUDED.value:
+        case.state = CaseState.ANNOTATING.value
+        case.green_lit_at = None
+        case.green_lit_by = None
+    record(
+        session,
+        actor,
+        "case_new_version",
+        case_pk=case.id,
+        before={"hash": current.content_hash, "state": before_state},
+        after={"revision": number, "hash": cand.content_hash, "state": case.state},
+    )
+    outcome.status = "new_version"
+    return outcome
+
+
+def _add_revision(
+    session: Session, project: Project, actor: str, case: Case, cand: CaseCandidate, number: int
+) -> CaseRevision:
+    revision = CaseRevision(
+        case_pk=case.id,
+        number=number,
+        content_hash=cand.content_hash,
+        content=cand.content,
+        original_values=dict(cand.original_values),
+        problems=[_problem_dict(p) for p in cand.problems],
+        warnings=[_problem_dict(p) for p in cand.warnings],
+        source_file=str(cand.file),
+        imported_by=actor,
+    )
+    session.add(revision)
+    session.flush()
+    for image in cand.images:
+        sha = project.images.put(session, image.data, image.media_type)
+        session.add(
+            CaseImage(
+                revision_id=revision.id,
+                draft_path=image.draft_path,
+                sha256=sha,
+                media_type=image.media_type,
+                width=image.width,
+                height=image.height,
+                frames=image.frames,
+                figures=list(image.figures),
+                name=image.name,
+                caption=image.caption,
+                attribution=dict(image.attribution),
+                removed=list(image.removed),
+                dicom_header=dict(image.dicom_header),
+            )
+        )
+    case.current_revision_id = revision.id
+    case.updated_at = utcnow()
+    return revision

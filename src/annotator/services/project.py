@@ -1,0 +1,174 @@
+"""Opening a project: a folder (SQLite file + image store) or a PostgreSQL URL."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from annotator import __version__
+from annotator.errors import ProjectError
+from annotator.store.db import make_engine, session_factory, transaction, upgrade
+from annotator.store.images import ImageStore
+from annotator.store.schema import Case, Setting
+
+DB_NAME = "project.sqlite"
+BACKUPS_KEPT = 5
+BACKUP_EVERY = timedelta(hours=1)
+
+
+@dataclass
+class Project:
+    """An open project. ``tx()`` gives one transaction; everything else goes through services."""
+
+    location: str
+    engine: Engine
+    sessions: sessionmaker[Session]
+    images: ImageStore
+    folder: Path | None
+
+    @contextmanager
+    def tx(self) -> Iterator[Session]:
+        with transaction(self.sessions) as session:
+            yield session
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        with self.tx() as session:
+            row = session.get(Setting, key)
+            return default if row is None else row.value
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self.tx() as session:
+            row = session.get(Setting, key)
+            if row is None:
+                session.add(Setting(key=key, value=value))
+            else:
+                row.value = value
+
+    @property
+    def project_id(self) -> str:
+        return str(self.setting("project_id"))
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def is_url(location: str) -> bool:
+    return location.startswith(("postgresql://", "postgresql+psycopg://", "sqlite://"))
+
+
+def open_project(location: str | Path, *, create: bool = True, backup: bool = True) -> Project:
+    """Open (and on first use create) the project at a folder path or a database URL.
+
+    Raises ProjectError with one readable line: a folder that holds something else, a
+    database from a newer version of the app, an unreachable server.
+    """
+    loc = str(location)
+    folder: Path | None = None
+    if is_url(loc):
+        url = loc
+    else:
+        folder = Path(loc).expanduser().resolve()
+        db_file = folder / DB_NAME
+        if folder.exists() and not folder.is_dir():
+            raise ProjectError(f"{folder} is a file, not a project folder")
+        if not db_file.exists():
+            if not create:
+                raise ProjectError(f"{folder} is not an annotator project (no {DB_NAME})")
+            if folder.exists() and any(folder.iterdir()):
+                raise ProjectError(
+                    f"{folder} is not empty and holds no annotator project; choose a new folder"
+                )
+            folder.mkdir(parents=True, exist_ok=True)
+        elif backup:
+            _rolling_backup(folder)
+        url = f"sqlite:///{db_file}"
+    try:
+        engine = make_engine(url)
+        upgrade(engine, loc)
+    except ProjectError:
+        raise
+    except Exception as exc:  # driver errors: unreachable server, corrupt file, ...
+        raise ProjectError(f"cannot open project {loc}: {_first_line(exc)}") from exc
+    images = ImageStore(folder / "images" if folder is not None else None)
+    project = Project(loc, engine, session_factory(engine), images, folder)
+    _ensure_identity(project)
+    return project
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _ensure_identity(project: Project) -> None:
+    """Give a new project its id and de-identification seed (kept forever)."""
+    defaults: dict[str, Callable[[], str]] = {
+        "project_id": lambda: str(uuid.uuid4()),
+        "deid_seed": lambda: secrets.token_hex(16),
+        "created_with": lambda: __version__,
+    }
+    with project.tx() as session:
+        for key, factory in defaults.items():
+            if session.get(Setting, key) is None:
+                session.add(Setting(key=key, value=factory()))
+
+
+def project_is_empty(project: Project) -> bool:
+    with project.tx() as session:
+        return session.scalars(select(Case.id).limit(1)).first() is None
+
+
+def backup_to(project: Project, target: Path) -> Path:
+    """Write a consistent copy of the project database to ``target``.
+
+    SQLite uses ``VACUUM INTO`` (copying the file alone can lose what is still in the WAL);
+    the image folder is content-addressed and can be copied as is.
+    """
+    if not project.is_sqlite:
+        raise ProjectError("backup of a PostgreSQL team store is done with pg_dump by its admin")
+    target = target.expanduser().resolve()
+    if target.exists():
+        raise ProjectError(f"{target} already exists; choose a new file name")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    assert project.folder is not None
+    _vacuum_into(project.folder / DB_NAME, target)
+    return target
+
+
+def _vacuum_into(db_file: Path, target: Path) -> None:
+    import sqlite3
+
+    # A plain connection: VACUUM cannot run inside the transaction SQLAlchemy opens.
+    source = sqlite3.connect(db_file, timeout=30, isolation_level=None)
+    try:
+        source.execute("VACUUM INTO ?", (str(target),))
+    finally:
+        source.close()
+
+
+def _rolling_backup(folder: Path) -> None:
+    """Keep the last few automatic backups, at most one per hour of use."""
+    backups = folder / "backups"
+    backups.mkdir(exist_ok=True)
+    existing = sorted(backups.glob("auto-*.sqlite"))
+    now = datetime.now(UTC)
+    if existing:
+        newest = datetime.fromtimestamp(existing[-1].stat().st_mtime, UTC)
+        if now - newest < BACKUP_EVERY:
+            return
+    target = backups / f"auto-{now:%Y%m%d-%H%M%S}.sqlite"
+    _vacuum_into(folder / DB_NAME, target)
+    for old in existing[: max(0, len(existing) + 1 - BACKUPS_KEPT)]:
+        old.unlink(missing_ok=True)

@@ -1,0 +1,92 @@
+"""People and roles; who is acting, and what their roles allow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import ROLES, Role
+from annotator.errors import NotFound, PermissionDenied, ValidationError
+from annotator.services.history import record
+from annotator.services.project import Project
+from annotator.store.schema import User, UserRole
+
+SETUP_ACTOR = "(setup)"
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    name: str
+    roles: list[str]
+
+
+def get_user(session: Session, name: str) -> User:
+    user = session.scalars(select(User).where(User.name == name)).first()
+    if user is None:
+        raise NotFound(f"no user named {name!r} in this project")
+    return user
+
+
+def require_role(session: Session, actor: str, role: Role, doing: str) -> User | None:
+    """Return the acting user, or raise PermissionDenied naming the missing role.
+
+    While a project has no user at all, the setup actor may act as curator (somebody has to
+    add the first people).
+    """
+    if actor == SETUP_ACTOR and role is Role.CURATOR and not _any_user(session):
+        return None
+    user = session.scalars(select(User).where(User.name == actor)).first()
+    if user is None:
+        raise PermissionDenied(f"{doing}: {actor!r} is not a user of this project")
+    if role.value not in user.role_names:
+        raise PermissionDenied(f"{doing} needs the {role.value} role; {actor} does not have it")
+    return user
+
+
+def _any_user(session: Session) -> bool:
+    return session.scalars(select(User.id).limit(1)).first() is not None
+
+
+def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserInfo:
+    """Add a person with roles, or add roles to an existing person (curators only)."""
+    name = name.strip()
+    if not name:
+        raise ValidationError("a user needs a name")
+    bad = [r for r in roles if r not in ROLES]
+    if bad or not roles:
+        raise ValidationError(
+            f"roles must be among {', '.join(ROLES)} (got {', '.join(bad) or 'none'})"
+        )
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "adding users")
+        user = session.scalars(select(User).where(User.name == name)).first()
+        if user is None:
+            user = User(name=name)
+            session.add(user)
+            session.flush()
+        new_roles = sorted(set(roles) - set(user.role_names))
+        for role in new_roles:
+            user.roles.append(UserRole(role=role))
+        record(session, actor, "user_added", after={"name": name, "roles": new_roles})
+        session.flush()
+        info = UserInfo(user.name, user.role_names)
+    if project.setting("local_user") is None and "curator" in info.roles:
+        # The first curator becomes this project's default identity on the command line.
+        project.set_setting("local_user", info.name)
+    return info
+
+
+def list_users(project: Project) -> list[UserInfo]:
+    with project.tx() as session:
+        users = session.scalars(select(User).order_by(User.name))
+        return [UserInfo(u.name, u.role_names) for u in users]
+
+
+def resolve_actor(project: Project, requested: str | None) -> str:
+    """Who is acting: ``--as``/ANNOTATOR_USER, else the project's local user, else setup."""
+    if requested:
+        return requested
+    local = project.setting("local_user")
+    return str(local) if local else SETUP_ACTOR

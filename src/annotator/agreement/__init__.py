@@ -1,0 +1,105 @@
+"""Inter-annotator agreement statistics (Qt-free; numpy, scipy and ``krippendorff``).
+
+Data model: a ratings matrix is units x raters, float, ``np.nan`` = missing. Labels are
+mapped to integer codes ``0..k-1`` over the FULL label set beforehand and ``n_categories=k``
+is passed, so unused categories still count. Every coefficient returns ``None`` ("n/a")
+instead of raising when it is undefined on the data; bad arguments raise ``ValueError``.
+
+Coefficients (:mod:`.coefficients`, :mod:`.kappa`, :mod:`.icc`):
+    percent_agreement(matrix)                      mean pairwise exact agreement, pairs pooled
+    unanimity(matrix)                              share of pairable units rated unanimously
+    pabak(matrix, n_categories)                    (k p_o - 1) / (k - 1)
+    krippendorff_alpha(matrix, level, value_domain=None)
+    fleiss_kappa(matrix, n_categories=None)        None when raters per unit vary
+    gwet_ac1(matrix, n_categories=None)            multi-rater, missing allowed (Gwet 2014)
+    cohen_kappa(a, b, n_categories, weights=None|"linear"|"quadratic", values=None)
+    kappa_from_confusion(table, weights=None, values=None)
+    confusion_matrix(a, b, n_categories)
+    pairwise_cohen_kappas(matrix, n_categories, weights, values, min_shared=1) -> [PairKappa]
+    mean_pairwise_cohen_kappa(matrix, n_categories, weights, values, min_shared=1)
+    icc(matrix) -> {"ICC(1,1)": IccResult(value, ci95), ... six forms} | None
+
+Exam order (:mod:`.order`): relation(a, b) -> '<' '=' '>'; relation_counts(first, second)
+-> RelationCounts (pairs, agreeing, strict pairs, disagreement types);
+relation_agreement(first, second, strict_only=False); kendall_tau_b(first, second);
+disagreement_type((a1, b1), (a2, b2)) -> 'tie_vs_strict' | 'adjacent_swap' | 'reversal'.
+
+Bootstrap over cases (:mod:`.bootstrap`, :mod:`.sufficient`): every coefficient is a
+function of column sums of per-unit statistics (``decompose``); summing them per case
+(``per_case_sums``) makes a resample a weighted sum. ``bootstrap_ci(per_case_stats,
+statistic, n_resamples=1000, seed=0)`` and ``case_bootstrap(matrix, case_ids, coefficient,
+...)`` return a 95% percentile interval or None (< 20 cases, degenerate resamples).
+
+Ratings tables (:mod:`.ratings_table`): ``stats_report(csv_path, level, order=None)`` is
+the dict behind ``annotator stats RATINGS.csv --level ... [--order a,b,c] --json``;
+``RatingsTableError(path, reason)`` reports a bad table.
+"""
+
+from __future__ import annotations
+
+from annotator.agreement.bootstrap import (
+    bootstrap_ci,
+    bootstrap_draws,
+    case_bootstrap,
+    per_case_sums,
+)
+from annotator.agreement.coefficients import (
+    fleiss_kappa,
+    gwet_ac1,
+    krippendorff_alpha,
+    pabak,
+    percent_agreement,
+    unanimity,
+)
+from annotator.agreement.icc import ICC_FORMS, IccResult, icc
+from annotator.agreement.kappa import (
+    PairKappa,
+    cohen_kappa,
+    confusion_matrix,
+    kappa_from_confusion,
+    mean_pairwise_cohen_kappa,
+    pairwise_cohen_kappas,
+)
+from annotator.agreement.order import (
+    RelationCounts,
+    disagreement_type,
+    kendall_tau_b,
+    relation,
+    relation_agreement,
+    relation_counts,
+)
+from annotator.agreement.ratings_table import RatingsTableError, stats_report
+from annotator.agreement.sufficient import Decomposition, Level, decompose
+
+__all__ = [
+    "ICC_FORMS",
+    "Decomposition",
+    "IccResult",
+    "Level",
+    "PairKappa",
+    "RatingsTableError",
+    "RelationCounts",
+    "bootstrap_ci",
+    "bootstrap_draws",
+    "case_bootstrap",
+    "cohen_kappa",
+    "confusion_matrix",
+    "decompose",
+    "disagreement_type",
+    "fleiss_kappa",
+    "gwet_ac1",
+    "icc",
+    "kappa_from_confusion",
+    "kendall_tau_b",
+    "krippendorff_alpha",
+    "mean_pairwise_cohen_kappa",
+    "pabak",
+    "pairwise_cohen_kappas",
+    "percent_agreement",
+    "per_case_sums",
+    "relation",
+    "relation_agreement",
+    "relation_counts",
+    "stats_report",
+    "unanimity",
+]

@@ -1,0 +1,154 @@
+"""Seeded 95% percentile bootstrap over cases, on per-case sufficient statistics.
+
+Resampling cases and recomputing a coefficient from raw rows costs a full recomputation
+per resample. Every coefficient here is instead a function of column sums of per-case
+statistics (agreeing and total pairs, category counts, confusion or coincidence tables;
+see :mod:`annotator.agreement.sufficient`), so one resample is a weighted sum: the weight
+of a case is the number of times it was drawn. A case drawn twice thus counts as two
+distinct cases, exactly as if its copies had been re-keyed, and units of different draws
+are never merged. 1,000 cases x 1,000 resamples is one matrix product.
+
+Examples of per-case statistics for :func:`bootstrap_ci`::
+
+    relation agreement   rows RelationCounts.as_row()  ->  lambda s: s[1] / s[0]
+    mean tau-b per case  rows [tau or 0, 1 if defined] ->  lambda s: s[0] / s[1]
+    Cohen's kappa        cases x k x k confusion counts -> kappa_from_confusion
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from annotator.agreement._matrix import FloatArray, IntArray, as_ratings, ratings_per_unit
+from annotator.agreement.kappa import (
+    Weights,
+    mean_kappa_from_confusions,
+    pair_confusions,
+)
+from annotator.agreement.sufficient import Decomposition, Level, decompose
+
+MIN_CASES = 20
+Coefficient = Literal[
+    "percent_agreement",
+    "unanimity",
+    "pabak",
+    "fleiss_kappa",
+    "gwet_ac1",
+    "krippendorff_alpha",
+    "cohen_kappa",
+    "mean_pairwise_cohen_kappa",
+]
+_BLOCK = 200  # resamples per matrix product: bounds memory for large case counts
+
+
+def bootstrap_draws(n_cases: int, n_resamples: int = 1000, seed: int = 0) -> IntArray:
+    """The case indices drawn, resamples x n_cases; the one source of draws for a seed."""
+    rng = np.random.default_rng(seed)
+    draws: IntArray = rng.integers(0, n_cases, size=(n_resamples, n_cases), dtype=np.int64)
+    return draws
+
+
+def bootstrap_ci(
+    per_case_stats: npt.ArrayLike,
+    statistic: Callable[[FloatArray], float | None],
+    n_resamples: int = 1000,
+    seed: int = 0,
+    *,
+    min_cases: int = MIN_CASES,
+    confidence: float = 0.95,
+) -> tuple[float, float] | None:
+    """Percentile bootstrap CI of ``statistic`` over cases.
+
+    ``per_case_stats`` is cases x ... (one row per case, any trailing shape);
+    ``statistic`` receives the sum of the drawn rows (shape ``per_case_stats.shape[1:]``)
+    and returns the coefficient or None. Returns None below ``min_cases`` cases or when
+    any resample gives an undefined (None or nan) statistic.
+    """
+    stats = np.asarray(per_case_stats, dtype=np.float64)
+    n_cases = stats.shape[0]
+    if n_cases < max(min_cases, 1) or n_resamples < 1:
+        return None
+    flat = stats.reshape(n_cases, -1)
+    draws = bootstrap_draws(n_cases, n_resamples, seed)
+    values = np.empty(n_resamples)
+    for start in range(0, n_resamples, _BLOCK):
+        block = draws[start : start + _BLOCK]
+        # weights[r, c] = how often case c was drawn in resample r.
+        offsets = np.arange(len(block))[:, None] * n_cases
+        weights = np.bincount((block + offsets).ravel(), minlength=len(block) * n_cases)
+        sums = weights.reshape(len(block), n_cases).astype(np.float64) @ flat
+        for offset, row in enumerate(sums.reshape((len(block), *stats.shape[1:]))):
+            value = statistic(row)
+            values[start + offset] = np.nan if value is None else value
+    if not np.isfinite(values).all():
+        return None
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(values, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def per_case_sums(
+    unit_stats: npt.ArrayLike, case_ids: Sequence[Hashable]
+) -> tuple[list[Hashable], FloatArray]:
+    """Sum unit rows by case: ``(cases in order of first appearance, cases x ... sums)``."""
+    stats = np.asarray(unit_stats, dtype=np.float64)
+    if len(case_ids) != stats.shape[0]:
+        raise ValueError(f"{len(case_ids)} case ids for {stats.shape[0]} units")
+    index: dict[Hashable, int] = {}
+    codes = np.fromiter((index.setdefault(c, len(index)) for c in case_ids), dtype=np.int64)
+    sums = np.zeros((len(index), *stats.shape[1:]))
+    np.add.at(sums, codes, stats)
+    return list(index), sums
+
+
+def _decomposition(
+    matrix: FloatArray,
+    coefficient: Coefficient,
+    n_categories: int | None,
+    level: Level | None,
+    weights: Weights,
+    values: Sequence[float] | None,
+) -> Decomposition:
+    if coefficient in ("cohen_kappa", "mean_pairwise_cohen_kappa"):
+        if n_categories is None:
+            raise ValueError(f"{coefficient} needs n_categories (the full label set)")
+        if coefficient == "cohen_kappa" and matrix.shape[1] != 2:
+            raise ValueError("cohen_kappa needs a matrix of exactly two rater columns")
+        tables = pair_confusions(matrix, n_categories)
+        return Decomposition(tables, lambda s: mean_kappa_from_confusions(s, weights, values))
+    return decompose(matrix, coefficient, n_categories=n_categories, level=level)
+
+
+def case_bootstrap(
+    matrix: npt.ArrayLike,
+    case_ids: Sequence[Hashable],
+    coefficient: Coefficient,
+    *,
+    n_categories: int | None = None,
+    level: Level | None = None,
+    weights: Weights = None,
+    values: Sequence[float] | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    min_cases: int = MIN_CASES,
+) -> tuple[float, float] | None:
+    """95% bootstrap CI over cases of a coefficient of a units x raters ``matrix``.
+
+    ``case_ids[u]`` names the case of unit (row) u; units of a case are resampled together.
+    ``coefficient`` names a function of :mod:`annotator.agreement.coefficients` or
+    :mod:`annotator.agreement.kappa` (``cohen_kappa`` on a two-column matrix); its options
+    are passed as for that function. None below ``min_cases`` cases, on degenerate
+    resamples, and for Fleiss' kappa when the number of raters per unit varies.
+    """
+    ratings = as_ratings(matrix)
+    if coefficient == "fleiss_kappa":
+        per_unit = ratings_per_unit(ratings)
+        if len(np.unique(per_unit[per_unit > 0])) != 1:
+            return None
+    parts = _decomposition(ratings, coefficient, n_categories, level, weights, values)
+    _, sums = per_case_sums(parts.unit_stats, case_ids)
+    return bootstrap_ci(sums, parts.from_sums, n_resamples, seed, min_cases=min_cases)

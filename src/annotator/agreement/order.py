@@ -1,0 +1,144 @@
+"""Agreement on exam order: relations between exam pairs, Kendall's tau-b, disagreement types.
+
+An annotator ranks a case's exams into stages (1 = first; equal stages = same step). The
+units of order agreement are the pairs of ranked exams: each annotator's ranking implies a
+relation ``'<'``, ``'='`` or ``'>'`` for every pair, and two annotators agree on a pair when
+they imply the same relation.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+import numpy as np
+
+Relation = Literal["<", "=", ">"]
+DisagreementType = Literal["tie_vs_strict", "adjacent_swap", "reversal"]
+DISAGREEMENT_TYPES: tuple[DisagreementType, ...] = ("tie_vs_strict", "adjacent_swap", "reversal")
+
+
+def relation(a_stage: float, b_stage: float) -> Relation:
+    """Relation of exam a to exam b in one ranking: earlier ``'<'``, same stage ``'='``."""
+    if a_stage < b_stage:
+        return "<"
+    if a_stage > b_stage:
+        return ">"
+    return "="
+
+
+def disagreement_type(
+    first: tuple[float, float], second: tuple[float, float]
+) -> DisagreementType | None:
+    """Classify two annotators' stages for one exam pair; None when they agree.
+
+    ``first`` and ``second`` are ``(stage of exam a, stage of exam b)`` per annotator.
+    ``tie_vs_strict``: one ties the pair, the other orders it. ``adjacent_swap``: both
+    order it, oppositely, each with the exams one stage apart. ``reversal``: opposite
+    orders with at least one annotator putting the exams two or more stages apart.
+    """
+    r1, r2 = relation(*first), relation(*second)
+    if r1 == r2:
+        return None
+    if "=" in (r1, r2):
+        return "tie_vs_strict"
+    gaps = (abs(first[0] - first[1]), abs(second[0] - second[1]))
+    return "adjacent_swap" if max(gaps) == 1 else "reversal"
+
+
+@dataclass(frozen=True)
+class RelationCounts:
+    """Pair counts of two annotators' rankings of one case (additive over cases).
+
+    ``strict_pairs`` are the pairs that at least one annotator ordered strictly: pairs both
+    annotators tie are left out there, because they agree trivially.
+    """
+
+    pairs: int = 0
+    agreeing: int = 0
+    strict_pairs: int = 0
+    strict_agreeing: int = 0
+    tie_vs_strict: int = 0
+    adjacent_swap: int = 0
+    reversal: int = 0
+
+    def as_row(self) -> list[int]:
+        """The counts in field order, one row of a per-case statistics array."""
+        return [
+            self.pairs,
+            self.agreeing,
+            self.strict_pairs,
+            self.strict_agreeing,
+            self.tie_vs_strict,
+            self.adjacent_swap,
+            self.reversal,
+        ]
+
+
+def _paired_stages(first: Sequence[float], second: Sequence[float]) -> list[tuple[float, float]]:
+    if len(first) != len(second):
+        raise ValueError("both rankings must list a stage for the same exams, in the same order")
+    # An exam one annotator did not rank is not a unit of order agreement.
+    return [(float(a), float(b)) for a, b in zip(first, second, strict=True) if a == a and b == b]
+
+
+def relation_counts(first: Sequence[float], second: Sequence[float]) -> RelationCounts:
+    """Count agreement on relations over every pair of exams ranked by both annotators.
+
+    ``first[i]`` and ``second[i]`` are the two annotators' stages of exam i (nan = not
+    ranked, which drops the exam).
+    """
+    stages = _paired_stages(first, second)
+    counts = dict.fromkeys(("pairs", "agreeing", "strict_pairs", "strict_agreeing"), 0)
+    kinds = dict.fromkeys(DISAGREEMENT_TYPES, 0)
+    # stages[i] = (first annotator's stage, second annotator's stage) of exam i.
+    for (first_i, second_i), (first_j, second_j) in combinations(stages, 2):
+        kind = disagreement_type((first_i, first_j), (second_i, second_j))
+        strict = relation(first_i, first_j) != "=" or relation(second_i, second_j) != "="
+        counts["pairs"] += 1
+        counts["strict_pairs"] += strict
+        if kind is None:
+            counts["agreeing"] += 1
+            counts["strict_agreeing"] += strict
+        else:
+            kinds[kind] += 1
+    return RelationCounts(**counts, **kinds)
+
+
+def relation_agreement(
+    first: Sequence[float], second: Sequence[float], strict_only: bool = False
+) -> float | None:
+    """Share of exam pairs on which two rankings imply the same relation (None: no pairs).
+
+    With ``strict_only`` only pairs ordered strictly by at least one annotator count.
+    """
+    counts = relation_counts(first, second)
+    agreeing, total = (
+        (counts.strict_agreeing, counts.strict_pairs)
+        if strict_only
+        else (counts.agreeing, counts.pairs)
+    )
+    return agreeing / total if total else None
+
+
+def kendall_tau_b(first: Sequence[float], second: Sequence[float]) -> float | None:
+    """Kendall's tau-b between two rankings of one case (scipy); None when undefined.
+
+    Undefined with fewer than two exams ranked by both, or when either annotator puts
+    every exam on the same stage.
+    """
+    from scipy.stats import kendalltau
+
+    stages = _paired_stages(first, second)
+    if len(stages) < 2:
+        return None
+    a, b = np.array(stages).T
+    if len(np.unique(a)) < 2 or len(np.unique(b)) < 2:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        tau = kendalltau(a, b).statistic
+    return float(tau) if np.isfinite(tau) else None

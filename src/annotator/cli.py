@@ -7,6 +7,7 @@ traceback to a log file whose path the line names.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -18,6 +19,9 @@ from typing import Any
 
 from annotator import __version__
 from annotator.errors import AnnotatorError
+
+# Modules that add their own subcommands with ``register(subparsers)``.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
 EXIT_ERROR = 2  # the command could not run (bad arguments, permissions, project)
@@ -244,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")
     p.add_argument("--size", default="1600x1000", metavar="WxH")
     p.add_argument("--case", metavar="ID")
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(sub)
     return parser
 
 

@@ -24,7 +24,7 @@ def run_gui(args: argparse.Namespace) -> int:
     project = open_project(args.project) if args.project else None
     requested = args.as_user or os.environ.get("ANNOTATOR_USER")
     user = resolve_actor(project, requested) if project is not None else requested
-    window = MainWindow(GuiContext(project, user))
+    window = MainWindow(GuiContext(project, user, case_id=args.case))
     width, _, height = (args.size or "1600x1000").partition("x")
     window.resize(int(width), int(height))
     if args.page:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator import __version__
+from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
 
 PAGES = (
@@ -58,6 +59,8 @@ def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
 class MainWindow(QMainWindow):
     def __init__(self, context: GuiContext) -> None:
         super().__init__()
+        if context.actions is None:
+            context.actions = ActionRegistry(self)
         self.context = context
         where = context.project.location if context.project else "no project"
         self.setWindowTitle(f"annotator {__version__} - {where}")

@@ -50,15 +50,14 @@ def build_demo(location: str) -> str:
     add_user(project, "(setup)", CURATOR, ["curator"])
     for name in PHYSICIANS:
         add_user(project, CURATOR, name, ["annotator"])
-    add_user(project, CURATOR, SENIOR, ["adjudicator", "annotator"])
+    add_user(project, CURATOR, SENIOR, ["adjudicator"])
     report = import_cases(project, CURATOR, [demo_cases_dir()])
     if report.failed:
         bad = [
             f"{o.file}: {o.reason}" for o in report.outcomes if o.status in ("rejected", "refused")
         ]
         raise ProjectError("the bundled demo cases did not import: " + "; ".join(bad))
-    # The senior adjudicates; the three physicians annotate (quota 0 keeps the senior out).
-    assign(project, CURATOR, 2, quotas={SENIOR: 0})
+    assign(project, CURATOR, 2)
     plan = replay_work(project)
     counts = project_status(project)
     lines = [f"demo project ready at {location}"]

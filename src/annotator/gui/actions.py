@@ -1,0 +1,113 @@
+"""One registry of every user action: stable ids, default shortcuts as data, rebinding.
+
+Pages register their actions here (never one-off QShortcuts) so that the shortcut sheet,
+conflict detection and user rebinding see all of them (style-by-example, practice 6).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An action's identity and default shortcut (data, not code)."""
+
+    id: str  # stable, e.g. "annotate.importance.essential"
+    text: str  # menu / sheet text
+    shortcut: str  # default, in QKeySequence portable text ("E", "Ctrl+Z", "")
+    group: str  # heading in the shortcut sheet
+    context: str = "window"  # "window" or "page": page actions only fire on their page
+
+
+def _bindings_file() -> Path:
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
+    return Path(base or Path.home() / ".config" / "annotator") / "shortcuts.json"
+
+
+class ActionRegistry(QObject):
+    """Creates QActions from specs, applies user rebinding, reports conflicts."""
+
+    def __init__(self, parent: QObject | None = None, bindings_file: Path | None = None) -> None:
+        super().__init__(parent)
+        self.specs: dict[str, ActionSpec] = {}
+        self.actions: dict[str, QAction] = {}
+        self._page_of: dict[str, str] = {}
+        self.bindings_file = bindings_file or _bindings_file()
+        self.overrides: dict[str, str] = self._load()
+
+    def _load(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.bindings_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def register(
+        self, spec: ActionSpec, handler: Callable[[], None], widget: QWidget, page: str = ""
+    ) -> QAction:
+        """Create the action on ``widget`` (the page or the main window) and connect it."""
+        if spec.id in self.specs:
+            raise ValueError(f"action {spec.id!r} registered twice")
+        action = QAction(spec.text, widget)
+        action.setObjectName(spec.id)
+        action.setShortcut(QKeySequence(self.overrides.get(spec.id, spec.shortcut)))
+        action.setShortcutContext(
+            Qt.ShortcutContext.WidgetWithChildrenShortcut
+            if spec.context == "page"
+            else Qt.ShortcutContext.WindowShortcut
+        )
+        action.triggered.connect(handler)
+        widget.addAction(action)
+        self.specs[spec.id] = spec
+        self.actions[spec.id] = action
+        self._page_of[spec.id] = page
+        return action
+
+    def shortcut(self, action_id: str) -> str:
+        return self.actions[action_id].shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+
+    def conflicts(self) -> list[tuple[str, str, str]]:
+        """Pairs of actions that share a shortcut where both can fire: (key, id, id)."""
+        found = []
+        ids = sorted(self.actions)
+        for i, first in enumerate(ids):
+            for second in ids[i + 1 :]:
+                key = self.shortcut(first)
+                if not key or key != self.shortcut(second):
+                    continue
+                pages = {self._page_of[first], self._page_of[second]}
+                # Page-scoped actions on different pages never fire together.
+                if len(pages) == 2 and "" not in pages:
+                    continue
+                found.append((key, first, second))
+        return found
+
+    def rebind(self, action_id: str, shortcut: str) -> list[tuple[str, str, str]]:
+        """Give an action a new shortcut; refuses (and changes nothing) on a conflict."""
+        action = self.actions[action_id]
+        old = action.shortcut()
+        action.setShortcut(QKeySequence(shortcut))
+        clashes = [c for c in self.conflicts() if action_id in c[1:]]
+        if clashes:
+            action.setShortcut(old)
+            return clashes
+        self.overrides[action_id] = shortcut
+        self.bindings_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.bindings_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.overrides, indent=1, sort_keys=True), encoding="utf-8")
+        tmp.replace(self.bindings_file)
+        return []
+
+    def sheet(self) -> list[tuple[str, str, str]]:
+        """(group, text, shortcut) rows for the shortcut sheet, grouped and sorted."""
+        return sorted(
+            (spec.group, spec.text, self.shortcut(spec.id)) for spec in self.specs.values()
+        )

@@ -1,0 +1,1 @@
+"""The annotation workspace: the page physicians live in, and its widgets."""

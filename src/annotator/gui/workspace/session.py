@@ -1,0 +1,185 @@
+"""The open case of one annotator: its labels, its undo stack, and every store write.
+
+Widgets never write to the store themselves: they call :meth:`CaseSession.apply` with label
+edits built by the core (``draft_fixes``, ``order_board``), which pushes an
+:class:`EditCommand` onto the case's own undo stack. One stack per case lives in a
+QUndoGroup, so undo history survives switching cases and coming back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoGroup, QUndoStack
+
+from annotator.domain import labels as L
+from annotator.errors import AnnotatorError
+from annotator.gui.workspace.undo import EditCommand
+from annotator.services import annotating
+from annotator.services.annotating import AnnotationView, EditResult
+from annotator.services.project import Project
+
+
+class CaseSession(QObject):
+    """Holds the current case and funnels edits through undo commands into the store."""
+
+    caseOpened = Signal(str)
+    """The annotator opened a case (its id); the labels and content are fresh."""
+    labelsChanged = Signal(object)
+    """Labels of the current case changed (the set of changed keys)."""
+    saved = Signal(str)
+    """One edit was committed to the store (a short description of it)."""
+    failed = Signal(str)
+    """An operation was refused (a readable reason; nothing was changed)."""
+    stateChanged = Signal(str)
+    """The annotation's state changed (assigned / in_progress / submitted)."""
+
+    def __init__(self, project: Project, user: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.user = user
+        self.undo_group = QUndoGroup(self)
+        self._stacks: dict[str, QUndoStack] = {}
+        self.view: AnnotationView | None = None
+        self.labels: dict[str, Any] = {}
+        self.state = ""
+        self.writes = 0  # store writes made by this session (kept modest by debouncing)
+        self._flushers: list[Callable[[], None]] = []
+
+    # -- pending text ---------------------------------------------------------------------
+
+    def add_flusher(self, flush: Callable[[], None]) -> None:
+        """Register a function that saves pending typed text (called before leaving)."""
+        self._flushers.append(flush)
+
+    def flush(self) -> None:
+        """Save every pending text edit now (before switching case, undo, submit, close)."""
+        for flush in list(self._flushers):
+            flush()
+
+    # -- the current case ------------------------------------------------------------------
+
+    @property
+    def case_id(self) -> str | None:
+        return self.view.case_id if self.view is not None else None
+
+    @property
+    def content(self) -> dict[str, Any]:
+        return self.view.content if self.view is not None else {}
+
+    @property
+    def figures(self) -> list[str]:
+        return self.view.figures if self.view is not None else []
+
+    @property
+    def editable(self) -> bool:
+        return self.view is not None and self.state != "submitted" and (
+            self.view.case_state != "excluded"
+        )
+
+    def stack(self, case_id: str) -> QUndoStack:
+        """The undo stack of a case (created on first use, kept while the app runs)."""
+        if case_id not in self._stacks:
+            stack = QUndoStack(self.undo_group)
+            self._stacks[case_id] = stack
+        return self._stacks[case_id]
+
+    def open(self, case_id: str) -> bool:
+        """Open a case (saving pending text of the previous one first)."""
+        self.flush()
+        try:
+            view = annotating.view(self.project, self.user, case_id)
+        except AnnotatorError as exc:
+            self.report(exc)
+            return False
+        self.view = view
+        self.labels = dict(view.labels)
+        self.state = view.state
+        self.undo_group.setActiveStack(self.stack(case_id))
+        self.caseOpened.emit(case_id)
+        return True
+
+    # -- edits -----------------------------------------------------------------------------
+
+    def apply(self, edits: list[L.LabelEdit], text: str, merge_key: str | None = None) -> bool:
+        """Apply edits to the current case as one undo step; False when refused."""
+        if self.view is None or not edits:
+            return False
+        if not self.editable:
+            why = "the annotation is submitted; reopen it to change it"
+            if self.view.case_state == "excluded":
+                why = "the case is excluded"
+            self.failed.emit(f"{self.view.case_id}: {why}")
+            return False
+        before = self.writes
+        self.stack(self.view.case_id).push(
+            EditCommand(self, self.view.case_id, edits, text, merge_key)
+        )
+        return self.writes > before
+
+    def store(self, case_id: str, edits: list[L.LabelEdit], text: str) -> EditResult:
+        """Write edits to the store (called by undo commands); updates the open case."""
+        result = annotating.edit(self.project, self.user, case_id, edits)
+        self.writes += 1
+        if case_id == self.case_id:
+            self.labels, _ = L.apply_edits(self.labels, edits)
+            if result.state != self.state:
+                self.state = result.state
+                self.stateChanged.emit(self.state)
+            self.labelsChanged.emit({e.key for e in edits})
+        self.saved.emit(text)
+        return result
+
+    def store_direct(self, edits: list[L.LabelEdit], action: str) -> None:
+        """Apply edits outside the undo stack (measured active time only)."""
+        if self.case_id is None:
+            return
+        self.store(self.case_id, edits, action)
+
+    def report(self, exc: BaseException) -> None:
+        self.failed.emit(str(exc))
+
+    # -- submit and reopen -----------------------------------------------------------------
+
+    def missing(self) -> list[str]:
+        """What must still be labelled before submitting (empty = ready)."""
+        if not self.labels:
+            return ["nothing has been labelled yet"]
+        return L.missing_for_submit(self.labels, self.figures)
+
+    def submit(self) -> bool:
+        """Submit the current case; on refusal ``failed`` says what is missing."""
+        if self.view is None:
+            return False
+        self.flush()
+        try:
+            annotating.submit(self.project, self.user, self.view.case_id)
+        except AnnotatorError as exc:
+            self.report(exc)
+            return False
+        # Submitted work is changed only after reopening: the old steps would be refused.
+        self.stack(self.view.case_id).clear()
+        return self._reload("submitted")
+
+    def reopen(self) -> bool:
+        """Reopen the submitted current case (refused after the first adjudication)."""
+        if self.view is None:
+            return False
+        try:
+            annotating.reopen(self.project, self.user, self.view.case_id)
+        except AnnotatorError as exc:
+            self.report(exc)
+            return False
+        return self._reload("reopened")
+
+    def _reload(self, what: str) -> bool:
+        assert self.view is not None
+        self.view = annotating.view(self.project, self.user, self.view.case_id)
+        self.labels = dict(self.view.labels)
+        self.state = self.view.state
+        self.stateChanged.emit(self.state)
+        self.labelsChanged.emit(set(self.labels))
+        self.saved.emit(f"{self.view.case_id} {what}")
+        return True

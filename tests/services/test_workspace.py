@@ -1,0 +1,219 @@
+"""The workspace's Qt-free operations: case list, images, board, fixes, resume, active time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annotator.domain.labels import LabelEdit
+from annotator.errors import NotFound, ValidationError
+from annotator.services import annotating, draft_fixes, order_board, workspace, workspace_state
+from annotator.services.assignments import assign
+from annotator.services.imports import import_cases
+from annotator.services.order_board import Move
+from factories import make_case, write_case_file
+
+FIGS = ["Figure 1", "Figure 2", "Figure 3"]
+
+
+@pytest.fixture
+def imported(team, tmp_path: Path):  # type: ignore[no-untyped-def]
+    cases = [
+        make_case("T1"),
+        make_case("T2", case_title="Glioma", final_diagnosis="Glioma"),
+        make_case("T10"),
+    ]
+    import_cases(team, "cu", [write_case_file(tmp_path / "drafts", cases)])
+    assign(team, "cu", 3)  # everybody annotates everything: simple to reason about
+    return team
+
+
+def _stage(value: int | None, how: str = "set") -> dict[str, object]:
+    return {"value": value, "how": how}
+
+
+def test_case_list_progress_filter_and_search(imported) -> None:  # type: ignore[no-untyped-def]
+    listing = workspace.case_list(imported, "a1")
+    assert [r.case_id for r in listing.rows] == ["T1", "T2", "T10"]  # numbers sort as numbers
+    assert listing.summary == "0 of 3 submitted"
+    assert all(r.done == 0 and r.required == 8 and r.state == "assigned" for r in listing.rows)
+
+    annotating.accept_suggestions(imported, "a1", "T1")
+    annotating.submit(imported, "a1", "T1")
+    annotating.set_label(imported, "a1", "T2", "importance", "Figure 1", "optional")
+    listing = workspace.case_list(imported, "a1")
+    by_id = {r.case_id: r for r in listing.rows}
+    assert listing.summary == "1 of 3 submitted"
+    assert by_id["T1"].progress == 1.0 and by_id["T1"].state == "submitted"
+    assert by_id["T2"].done == 1 and by_id["T2"].state == "in_progress"
+    assert listing.counts == {
+        "all": 3,
+        "todo": 2,
+        "assigned": 1,
+        "in_progress": 1,
+        "submitted": 1,
+        "recheck": 0,
+    }
+    todo = workspace.case_list(imported, "a1", show="todo")
+    assert [r.case_id for r in todo.rows] == ["T2", "T10"]
+    assert [r.case_id for r in workspace.case_list(imported, "a1", search="GLIOMA").rows] == ["T2"]
+    # blinding: another annotator's progress is their own
+    assert workspace.case_list(imported, "a2").summary == "0 of 3 submitted"
+    with pytest.raises(ValidationError, match="unknown case filter"):
+        workspace.case_list(imported, "a1", show="mine")
+
+
+def test_case_images_in_exam_order_with_bytes(imported) -> None:  # type: ignore[no-untyped-def]
+    images = workspace.case_images(imported, "a1", "T1")
+    assert list(images) == FIGS
+    first = images["Figure 1"][0]
+    assert first.draft_path == "img/f1.png" and first.media_type == "image/png"
+    assert (first.width, first.height, first.frames) == (32, 24, 1)
+    assert workspace.image_bytes(imported, first.sha256).startswith(b"\x89PNG")
+    with pytest.raises(NotFound):
+        workspace.case_images(imported, "adj", "T1")
+
+
+def test_default_annotator_prefers_open_work(imported) -> None:  # type: ignore[no-untyped-def]
+    assert workspace.annotators(imported) == ["a1", "a2", "a3"]
+    annotating.set_label(imported, "a2", "T1", "comment", "", "started")
+    assert workspace.default_annotator(imported) == "a2"
+
+
+def test_board_moves_keep_stages_dense_and_ties() -> None:
+    labels = {"stage:Figure 1": _stage(1), "stage:Figure 2": _stage(2, "accepted")}
+    sugg = {"stage:Figure 3": 2}
+    b = order_board.board(labels, FIGS, sugg)
+    assert b.columns == [["Figure 1"], ["Figure 2"]] and b.unplaced == ["Figure 3"]
+    assert b.suggested["Figure 3"] == 2
+    # a digit joins a column; beyond the last column opens the next one
+    assert order_board.move_edits(labels, FIGS, "Figure 3", Move("stage", 9)) == [
+        LabelEdit("stage:Figure 3", _stage(3))
+    ]
+    # tie with the previous exam
+    assert order_board.move_edits(labels, FIGS, "Figure 3", Move("tie_previous")) == [
+        LabelEdit("stage:Figure 3", _stage(2))
+    ]
+    # inserting a column before column 1 shifts the others (keeping how they were set)
+    edits = order_board.move_edits(labels, FIGS, "Figure 2", Move("new_stage", 1))
+    assert edits == [LabelEdit("stage:Figure 1", _stage(2)), LabelEdit("stage:Figure 2", _stage(1))]
+    # leaving a column closes it: the stages stay dense
+    moved = {"stage:Figure 1": _stage(1), "stage:Figure 2": _stage(2), "stage:Figure 3": _stage(3)}
+    assert order_board.move_edits(moved, FIGS, "Figure 2", Move("unranked")) == [
+        LabelEdit("stage:Figure 2", _stage(None)),
+        LabelEdit("stage:Figure 3", _stage(2)),
+    ]
+    assert order_board.move_edits(moved, FIGS, "Figure 1", Move("stage", 1)) == []
+
+
+def test_board_refuses_impossible_moves() -> None:
+    with pytest.raises(ValidationError, match="first exam"):
+        order_board.move_edits({}, FIGS, "Figure 1", Move("tie_previous"))
+    with pytest.raises(ValidationError, match="Figure 1 has no stage"):
+        order_board.move_edits({}, FIGS, "Figure 2", Move("tie_previous"))
+    with pytest.raises(ValidationError, match="no exam"):
+        order_board.move_edits({}, FIGS, "Figure 9", Move("unranked"))
+
+
+def test_board_moves_apply_through_the_service(imported) -> None:  # type: ignore[no-untyped-def]
+    for figure, move in (
+        ("Figure 1", Move("stage", 1)),
+        ("Figure 2", Move("tie_previous")),
+        ("Figure 3", Move("unranked")),
+    ):
+        labels = annotating.view(imported, "a1", "T1").labels
+        annotating.edit(imported, "a1", "T1", order_board.move_edits(labels, FIGS, figure, move))
+    labels = annotating.view(imported, "a1", "T1").labels
+    assert [labels[f"stage:{f}"]["value"] for f in FIGS] == [1, 1, None]
+
+
+def test_metadata_fix_rules() -> None:
+    content = make_case("T1")
+    edits = draft_fixes.meta_edits(content, {}, "Figure 1", "contrast", "No contrast")
+    assert edits == [
+        LabelEdit("meta:Figure 1/contrast", "No contrast"),
+        LabelEdit("meta_ok:Figure 1", False),
+    ]
+    labels = {"meta:Figure 1/contrast": "No contrast"}
+    assert "read as WITH contrast" in draft_fixes.meta_warnings(content, labels, "Figure 1")[0]
+    # writing back the draft's value removes the fix
+    assert draft_fixes.meta_edits(content, labels, "Figure 1", "contrast", "non-contrast") == [
+        LabelEdit("meta:Figure 1/contrast", None)
+    ]
+    assert draft_fixes.meta_edits(content, {}, "Figure 2", "time_past", " 12 ")[0].value == 12
+    assert draft_fixes.meta_edits(content, {}, "Figure 2", "time_past", "6") == [
+        LabelEdit("meta:Figure 2/time_past", None)
+    ]
+    assert draft_fixes.parse_time_past("-1.5") == -1.5
+    with pytest.raises(ValidationError):
+        draft_fixes.meta_edits(content, {}, "Figure 1", "region", "brain")
+
+
+def test_diagnosis_reference_is_the_final_diagnosis(imported) -> None:  # type: ignore[no-untyped-def]
+    content = annotating.view(imported, "a1", "T1").content
+    edits = draft_fixes.rubric_edits(content, {}, "Diagnosis", "reference_answer", "NMOSD")
+    assert edits == draft_fixes.final_diagnosis_edits(content, "NMOSD")
+    annotating.edit(imported, "a1", "T1", edits)
+    labels = annotating.view(imported, "a1", "T1").labels
+    assert draft_fixes.final_diagnosis(content, labels) == "NMOSD"
+    assert draft_fixes.effective(content, labels, draft_fixes.DIAGNOSIS_KEY) == "NMOSD"
+    back = draft_fixes.final_diagnosis_edits(content, content["final_diagnosis"])
+    assert back == [LabelEdit(draft_fixes.DIAGNOSIS_KEY, None)]
+    with pytest.raises(ValidationError):
+        draft_fixes.rubric_key("Diagnosis", "reference_answer/Laterality")
+    assert draft_fixes.rubric_key("Localisation", "reference_answer/Laterality").endswith(
+        "Localisation/reference_answer/Laterality"
+    )
+
+
+def test_step_and_caption_fixes() -> None:
+    content = make_case("T1")
+    assert draft_fixes.step_edits(content, 1, "step", "Review the post-contrast T1") == [
+        LabelEdit("step:1/step", "Review the post-contrast T1")
+    ]
+    assert draft_fixes.caption_edits(content, "Figure 1", "T2: cord hyperintensity.") == [
+        LabelEdit("caption:Figure 1", None)
+    ]
+    with pytest.raises(ValidationError):
+        draft_fixes.step_edits(content, 7, "step", "x")
+
+
+def test_identity_is_remembered_per_machine_and_project(
+    imported,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    folder = tmp_path / "config"
+    assert workspace_state.remembered_identity(imported, folder) is None
+    workspace_state.remember_identity(imported, "a2", folder)
+    assert workspace_state.remembered_identity(imported, folder) == "a2"
+    assert workspace_state.config_dir().is_relative_to(Path.home())  # HOME is isolated
+
+
+def test_resume_state_is_per_user(imported) -> None:  # type: ignore[no-untyped-def]
+    assert workspace_state.load_resume(imported, "a1") == {}
+    state = {"case_id": "T2", "exam": "Figure 2", "viewer": {"zoom": 2.0, "slice": 3}}
+    workspace_state.save_resume(imported, "a1", state)
+    assert workspace_state.load_resume(imported, "a1") == state
+    assert workspace_state.load_resume(imported, "a2") == {}
+
+
+def test_active_clock_counts_work_not_absence() -> None:
+    clock = workspace_state.ActiveClock(idle_limit=60)
+    for now in (0.0, 10.0, 25.0, 400.0, 410.0):  # a long gap at 25 -> 400 is time away
+        clock.touch(now)
+    assert clock.take() == 35.0
+    assert clock.take() == 0.0
+    clock.pause()
+    clock.touch(500.0)
+    assert clock.pending == 0.0
+
+
+def test_active_time_accumulates_in_the_annotation(imported) -> None:  # type: ignore[no-untyped-def]
+    assert workspace_state.add_active_time(imported, "a1", "T1", 0) is None
+    workspace_state.add_active_time(imported, "a1", "T1", 30.25)
+    workspace_state.add_active_time(imported, "a1", "T1", 12)
+    assert annotating.view(imported, "a1", "T1").labels["active_seconds"] == 42.2
+    annotating.accept_suggestions(imported, "a1", "T1")
+    annotating.submit(imported, "a1", "T1")
+    assert workspace_state.add_active_time(imported, "a1", "T1", 5) is None

@@ -1,0 +1,66 @@
+"""The command line: users, assignment with quotas, backup, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from factories import make_case, write_case_file
+
+from annotator.cli import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_users_assign_quota_and_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = ["--project", str(tmp_path / "p")]
+    assert _run(capsys, *p, "users", "add", "Kim", "--role", "curator", "adjudicator")[0] == 0
+    for name in ("Ada", "Ben", "Cy"):
+        assert _run(capsys, *p, "users", "add", name, "--role", "annotator")[0] == 0
+    code, out, _ = _run(capsys, *p, "users", "list", "--json")
+    assert json.loads(out) == [
+        {"name": "Ada", "roles": ["annotator"]},
+        {"name": "Ben", "roles": ["annotator"]},
+        {"name": "Cy", "roles": ["annotator"]},
+        {"name": "Kim", "roles": ["adjudicator", "curator"]},
+    ]
+    cases = [make_case(f"C{i}") for i in range(6)]
+    assert _run(capsys, *p, "import", str(write_case_file(tmp_path / "d", cases)))[0] == 0
+    code, out, _ = _run(capsys, *p, "assign", "--quota", "Cy=1", "--quota", "Ben=3")
+    # 6 cases x 2 = 12 places; Ada takes 6, Ben 3, Cy 1: two cases stay one annotator short
+    assert code == 0 and "10 assignment(s) made" in out
+    assert out.count("1 annotator(s) short") == 2
+    code, out, _ = _run(capsys, *p, "status", "--json")
+    assert json.loads(out)["annotators"] == 3
+
+    # an annotator cannot assign: one line on stderr, exit 2
+    code, _, err = _run(capsys, *p, "--as", "Ada", "assign")
+    assert code == 2 and err.count("\n") == 1 and "curator" in err
+
+    code, out, _ = _run(capsys, *p, "backup", str(tmp_path / "b.sqlite"))
+    assert code == 0
+    with sqlite3.connect(tmp_path / "b.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM cases").fetchone() == (6,)
+
+
+def test_bad_project_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "--project", str(blocker), "status"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"annotator: error: {blocker} is a file, not a project folder"
+    ]

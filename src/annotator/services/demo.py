@@ -8,10 +8,13 @@ submitted cases with disagreements, adjudicated and green-lit cases, and exclude
 from __future__ import annotations
 
 import random
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from annotator.domain.labels import LabelEdit
+from annotator.domain.suggestions import suggestions
 from annotator.errors import NotFound, ProjectError
 from annotator.resources import demo_cases_dir
 from annotator.review.items import Item
@@ -21,6 +24,7 @@ from annotator.services.imports import import_cases
 from annotator.services.project import Project, open_project, project_is_empty
 from annotator.services.status import project_status
 from annotator.services.users import add_user
+from annotator.sync.demo import demo_offline_round_trip
 
 CURATOR = "Sam Curator"
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
@@ -122,14 +126,47 @@ def _pick(item: Item, rng: random.Random) -> Any:
     return item.values[sorted(item.values)[rng.randrange(len(item.values))]]
 
 
+def _adjudicate_for_release(project: Project, case_id: str, rng: random.Random) -> None:
+    """The senior decides every conflict, keeps the draft's key exam essential, green-lights."""
+    note = "Decided on the images; see the adjudication note."
+    for item in review.review_case(project, case_id).final.open:
+        review.decide(
+            project, SENIOR, case_id, item.key, _pick(item, rng), "clinical_judgement", note
+        )
+    state = review.review_case(project, case_id)
+    if any("no essential exam" in b for b in state.blockers):
+        key_exam = next(
+            k
+            for k, v in suggestions(_draft(project, case_id)).items()
+            if k.startswith("importance:") and v == "essential"
+        )
+        review.decide(
+            project,
+            SENIOR,
+            case_id,
+            key_exam,
+            "essential",
+            "protocol",
+            "The diagnosis cannot be made without this exam.",
+        )
+    review.green_light(project, SENIOR, case_id)
+
+
 def replay_work(project: Project) -> DemoPlan:
     """The seeded script of physicians' and the senior's work."""
     rng = random.Random(SEED)
     status_cases = sorted(_case_ids(project))
     plan = _plan(status_cases, _needs_fix(project))
+    # One physician works offline on their disputed cases: bundle, laptop, package, import.
+    offline_name = PHYSICIANS[0]
+    offline = [c for c in plan.disputed if offline_name in _annotators_of(project, c)]
+    if not offline:
+        offline = [c for c in plan.untouched if offline_name in _annotators_of(project, c)][:1]
     for case_id in plan.green_lit + plan.disputed + plan.excluded:
         names = _annotators_of(project, case_id)
         for name in names:
+            if name == offline_name and case_id in offline:
+                continue
             _label_fully(project, name, case_id, rng, disagree=0.3)
             if case_id in plan.excluded and name == names[0]:
                 annotating.set_label(
@@ -144,19 +181,10 @@ def replay_work(project: Project) -> DemoPlan:
                     },
                 )
             annotating.submit(project, name, case_id)
+    with tempfile.TemporaryDirectory(prefix="annotator-demo-offline-") as workdir:
+        demo_offline_round_trip(project, offline_name, offline, Path(workdir))
     for case_id in plan.green_lit:
-        state = review.review_case(project, case_id)
-        for item in state.final.open:
-            review.decide(
-                project,
-                SENIOR,
-                case_id,
-                item.key,
-                _pick(item, rng),
-                "clinical_judgement",
-                "Decided on the images; see the adjudication note.",
-            )
-        review.green_light(project, SENIOR, case_id)
+        _adjudicate_for_release(project, case_id, rng)
     for case_id in plan.excluded:
         review.decide(
             project,
@@ -188,6 +216,20 @@ def _case_ids(project: Project) -> list[str]:
 
     with project.tx() as session:
         return list(session.scalars(select(Case.case_id)))
+
+
+def _draft(project: Project, case_id: str) -> dict[str, Any]:
+    from sqlalchemy import select
+
+    from annotator.store.schema import Case, CaseRevision
+
+    with project.tx() as session:
+        content: dict[str, Any] = session.scalars(
+            select(CaseRevision.content)
+            .join(Case, Case.current_revision_id == CaseRevision.id)
+            .where(Case.case_id == case_id)
+        ).one()
+        return content
 
 
 def _needs_fix(project: Project) -> set[str]:

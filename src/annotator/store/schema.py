@@ -200,3 +200,83 @@ class HistoryEntry(Base):
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class SyncBundle(Base):
+    """A work bundle the curator wrote for one annotator (for the round-trip view)."""
+
+    __tablename__ = "sync_bundles"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    annotator_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    created_by: Mapped[str] = mapped_column(String(200))
+    case_ids: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+class SyncPackage(Base):
+    """An annotation package imported at the curator: makes re-imports change nothing.
+
+    ``source_id`` names the annotator's offline project (one per unbundle); ``sequence``
+    numbers its packages, so an older package after a newer one is recognised.
+    """
+
+    __tablename__ = "sync_packages"
+    __table_args__ = (CheckConstraint("sequence >= 1", name="sequence"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    source_id: Mapped[uuid.UUID] = mapped_column(Uuid, index=True)
+    sequence: Mapped[int] = mapped_column(Integer)
+    bundle_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True)
+    annotator_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    imported_by: Mapped[str] = mapped_column(String(200))
+    checksum: Mapped[str] = mapped_column(String(64))
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class ReviewRecord(Base):
+    """A case's meta-review: what the last conflict detection saw and who adjudicates it.
+
+    ``fingerprint`` hashes the draft revision and the submitted labels the detection read, so
+    a case that comes back to review with other labels is detected again.
+    """
+
+    __tablename__ = "review_records"
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    detected_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    adjudicator: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class ReviewerLetter(Base):
+    """The anonymous letter (A, B, C, ...) of one annotator on one case, shuffled once."""
+
+    __tablename__ = "reviewer_letters"
+    __table_args__ = (UniqueConstraint("case_pk", "letter", name="case_letter"),)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), primary_key=True)
+    annotator_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    letter: Mapped[str] = mapped_column(String(2))
+    assigned_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class DetectedItem(Base):
+    """One item found when a case entered review: a conflict, or an auto-resolution.
+
+    ``by_letter`` maps reviewer letters to the values they submitted; detections of an older
+    round are kept, marked ``superseded``.
+    """
+
+    __tablename__ = "detected_items"
+    __table_args__ = (CheckConstraint(_in("kind", ("conflict", "auto_resolved")), name="kind"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
+    key: Mapped[str] = mapped_column(String(300))
+    family: Mapped[str] = mapped_column(String(30))
+    kind: Mapped[str] = mapped_column(String(20))
+    disagreement: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    by_letter: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    detected_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    superseded: Mapped[bool] = mapped_column(default=False)

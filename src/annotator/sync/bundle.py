@@ -1,0 +1,191 @@
+"""Work bundles: the curator's file for one annotator (unbundling is sync.unbundle).
+
+A bundle holds the annotator's assigned cases (current revisions, already de-identified at
+import), the images those revisions use, and the annotator's own annotation and history on
+each case: nothing of anybody else (no other annotator's labels, no curator or adjudicator
+names).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator import __version__
+from annotator.domain.states import Role
+from annotator.errors import ValidationError
+from annotator.services.history import record
+from annotator.services.project import Project
+from annotator.services.users import get_user, require_role
+from annotator.store.schema import (
+    Annotation,
+    Case,
+    CaseImage,
+    CaseRevision,
+    Setting,
+    SyncBundle,
+    User,
+    utcnow,
+)
+from annotator.sync.container import CONTENT, read_container, write_container
+from annotator.sync.formats import (
+    BUNDLE_FORMAT_VERSION,
+    BUNDLE_KIND,
+    BundleCase,
+    BundleContent,
+    BundleManifest,
+    CaseRef,
+    ImageRecord,
+    RevisionRecord,
+    SyncFileError,
+)
+from annotator.sync.offline import get_setting, require_curator_side
+from annotator.sync.records import annotation_record, foreign_actors
+
+
+@dataclass(frozen=True)
+class BundleResult:
+    path: Path
+    bundle_id: uuid.UUID
+    annotator: str
+    case_ids: list[str]
+    images: int
+
+
+def image_member(sha: str) -> str:
+    return f"images/{sha}"
+
+
+def make_bundle(project: Project, actor: str, annotator: str, out: Path) -> BundleResult:
+    """Write ``annotator``'s work bundle to ``out`` (curators only) and record it."""
+    require_curator_side(project, "bundling")
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "bundling work for an annotator")
+        user = get_user(session, annotator)
+        if Role.ANNOTATOR.value not in user.role_names:
+            raise ValidationError(f"{annotator} does not have the annotator role")
+        cases, images = _bundle_cases(session, project, user)
+        if not cases:
+            raise ValidationError(f"{annotator} has no assigned cases; there is nothing to bundle")
+        bundle = SyncBundle(
+            id=uuid.uuid4(), annotator_id=user.id, created_by=actor, created_at=utcnow()
+        )
+        bundle.case_ids = [c.case_id for c in cases]
+        manifest = BundleManifest(
+            format_version=BUNDLE_FORMAT_VERSION,
+            app_version=__version__,
+            project_id=str(get_setting(session, "project_id")),
+            annotator=user.name,
+            created_at=bundle.created_at,
+            cases=[
+                CaseRef(case_id=c.case_id, revision_hash=c.revision.content_hash) for c in cases
+            ],
+            files=[],
+            checksum="0" * 64,
+            bundle_id=bundle.id,
+            project_name=_project_name(session),
+        )
+        content = BundleContent(annotator_id=user.id, annotator=user.name, cases=cases)
+        members = {CONTENT: content.model_dump_json(indent=1).encode()}
+        members.update({image_member(sha): data for sha, data in images.items()})
+        # Written inside the transaction: a failed write leaves no record of a bundle.
+        path = write_container(out, manifest, members)
+        session.add(bundle)
+        record(
+            session,
+            actor,
+            "bundled",
+            after={"annotator": user.name, "cases": len(cases)},
+            bundle_id=str(bundle.id),
+        )
+    return BundleResult(path, bundle.id, user.name, bundle.case_ids, len(images))
+
+
+def _project_name(session: Session) -> str | None:
+    row = session.get(Setting, "project_name")
+    return None if row is None or row.value is None else str(row.value)
+
+
+def _bundle_cases(
+    session: Session, project: Project, user: User
+) -> tuple[list[BundleCase], dict[str, bytes]]:
+    rows = session.execute(
+        select(Annotation, Case)
+        .join(Case, Case.id == Annotation.case_pk)
+        .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
+        .order_by(Case.case_id)
+    )
+    cases: list[BundleCase] = []
+    images: dict[str, bytes] = {}
+    for annotation, case in rows:
+        revision = session.get(CaseRevision, case.current_revision_id)
+        assert revision is not None
+        case_images = list(
+            session.scalars(
+                select(CaseImage)
+                .where(CaseImage.revision_id == revision.id)
+                .order_by(CaseImage.draft_path)
+            )
+        )
+        for image in case_images:
+            if image.sha256 not in images:
+                images[image.sha256] = project.images.get(session, image.sha256)
+        cases.append(
+            BundleCase(
+                case_uuid=case.id,
+                case_id=case.case_id,
+                case_state=case.state,  # type: ignore[arg-type]  # CHECK-constrained
+                revision=RevisionRecord(
+                    id=revision.id,
+                    number=revision.number,
+                    content_hash=revision.content_hash,
+                    content=revision.content,
+                    original_values=dict(revision.original_values),
+                    problems=list(revision.problems),
+                    warnings=list(revision.warnings),
+                ),
+                images=[_image_record(i) for i in case_images],
+                annotation=annotation_record(session, annotation, user.name),
+            )
+        )
+    return cases, images
+
+
+def _image_record(image: CaseImage) -> ImageRecord:
+    return ImageRecord(
+        draft_path=image.draft_path,
+        sha256=image.sha256,
+        media_type=image.media_type,
+        width=image.width,
+        height=image.height,
+        frames=image.frames,
+        figures=list(image.figures),
+        name=image.name,
+        caption=image.caption,
+        attribution=dict(image.attribution),
+        removed=list(image.removed),
+        dicom_header=dict(image.dicom_header),
+    )
+
+
+def read_bundle(path: Path) -> tuple[BundleManifest, BundleContent, dict[str, bytes]]:
+    """Read and verify a bundle: manifest, content and image bytes by SHA-256."""
+    container = read_container(path, BUNDLE_KIND)
+    manifest = container.model(BundleManifest)
+    content = container.content(BundleContent)
+    if content.annotator != manifest.annotator:
+        raise SyncFileError(path, "damaged: content and manifest name different annotators")
+    images: dict[str, bytes] = {}
+    for case in content.cases:
+        if foreign_actors(case.annotation, content.annotator):
+            raise SyncFileError(path, f"damaged: {case.case_id} carries another person's history")
+        for image in case.images:
+            data = container.members.get(image_member(image.sha256))
+            if data is None:
+                raise SyncFileError(path, f"damaged: image {image.sha256[:12]} is missing")
+            images[image.sha256] = data
+    return manifest, content, images

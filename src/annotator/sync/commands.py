@@ -1,0 +1,142 @@
+"""Command-line subcommands of the offline round trip (registered by annotator.cli).
+
+``bundle`` and ``package-import`` and ``roundtrip-status`` run in the curator's project;
+``unbundle`` creates the annotator's project; ``package`` runs in it. Exit status: 0, or
+EXIT_FAILED when a package was refused whole (a refused case alone is a report, not a failure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from annotator.errors import AnnotatorError
+
+
+def register(subparsers: Any) -> None:
+    """Add the round-trip subcommands to the ``annotator`` parser."""
+
+    def add(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help_, description=help_)
+        parser.set_defaults(func=func)
+        return parser
+
+    p = add("bundle", cmd_bundle, "write one annotator's work bundle (their cases and images)")
+    p.add_argument("--annotator", required=True, metavar="NAME")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p = add(
+        "unbundle", cmd_unbundle, "create an annotator's own project (--project DIR) from a bundle"
+    )
+    p.add_argument("file", metavar="FILE")
+    p = add("package", cmd_package, "write this offline project's work to an annotation package")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p = add("package-import", cmd_package_import, "import annotators' packages (idempotent)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p = add("roundtrip-status", cmd_roundtrip_status, "per annotator: assigned, bundled, returned")
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    from annotator.cli import _actor, _project
+    from annotator.sync.bundle import make_bundle
+
+    project = _project(args)
+    result = make_bundle(project, _actor(project, args), args.annotator, Path(args.out))
+    print(
+        f"bundle for {result.annotator}: {len(result.case_ids)} case(s), "
+        f"{result.images} image(s) written to {result.path}"
+    )
+    return 0
+
+
+def cmd_unbundle(args: argparse.Namespace) -> int:
+    from annotator.sync.unbundle import unbundle
+
+    if not args.project:
+        raise AnnotatorError("unbundle needs --project DIR: the new folder for your project")
+    result = unbundle(Path(args.file), args.project)
+    print(
+        f"{result.annotator}'s project with {len(result.case_ids)} case(s) is ready in "
+        f"{result.folder}; open it with: annotator --project {result.folder} gui"
+    )
+    return 0
+
+
+def cmd_package(args: argparse.Namespace) -> int:
+    from annotator.cli import _project
+    from annotator.sync.package import make_package
+
+    result = make_package(_project(args), Path(args.out))
+    print(
+        f"package {result.sequence} of {result.annotator}: {len(result.case_ids)} case(s), "
+        f"{result.changes} new change(s), written to {result.path}"
+    )
+    return 0
+
+
+def cmd_package_import(args: argparse.Namespace) -> int:
+    from annotator.cli import EXIT_FAILED, _actor, _print_json, _project
+    from annotator.sync.formats import SyncFileError
+    from annotator.sync.import_report import STATUSES
+    from annotator.sync.package_import import import_packages
+
+    project = _project(args)
+    results = import_packages(project, _actor(project, args), [Path(f) for f in args.files])
+    refused = [r for r in results if isinstance(r, SyncFileError)]
+    if args.json:
+        _print_json([_as_json(r) for r in results])
+        return EXIT_FAILED if refused else 0
+    for r in results:
+        if isinstance(r, SyncFileError):
+            print(f"annotator: refused whole, nothing applied: {r}", file=sys.stderr)
+            continue
+        print(f"{r.path}: package {r.sequence} of {r.annotator}")
+        for c in r.cases:
+            print(f"  {c.status:<9} {c.case_id}" + (f": {c.reason}" if c.reason else ""))
+        if r.note:
+            print(f"  {r.note}")
+        else:
+            counts = ", ".join(f"{r.count(s)} {s}" for s in STATUSES if r.count(s))
+            print(f"  {counts or 'no cases'}")
+            if r.changed_nothing:
+                print("  nothing changed")
+    return EXIT_FAILED if refused else 0
+
+
+def _as_json(result: Any) -> dict[str, Any]:
+    from annotator.sync.formats import SyncFileError
+
+    if isinstance(result, SyncFileError):
+        return {"path": result.path, "refused": result.reason}
+    return {
+        "path": result.path,
+        "package_id": result.package_id,
+        "annotator": result.annotator,
+        "sequence": result.sequence,
+        "note": result.note,
+        "cases": [
+            {"case_id": c.case_id, "status": c.status, "reason": c.reason} for c in result.cases
+        ],
+    }
+
+
+def cmd_roundtrip_status(args: argparse.Namespace) -> int:
+    from annotator.cli import _print_json, _project
+    from annotator.sync.status import roundtrip_status
+
+    rows = roundtrip_status(_project(args))
+    if args.json:
+        _print_json([r.to_json() for r in rows])
+        return 0
+    print(f"{'annotator':<24} assigned bundled returned  last bundle       last package")
+    for r in rows:
+        bundle = f"{r.last_bundle_at:%Y-%m-%d %H:%M}" if r.last_bundle_at else "-"
+        package = f"{r.last_package_at:%Y-%m-%d %H:%M}" if r.last_package_at else "-"
+        print(
+            f"{r.annotator:<24} {r.assigned:>8} {r.bundled:>7} {r.returned:>8}  "
+            f"{bundle:<17} {package}"
+        )
+    return 0

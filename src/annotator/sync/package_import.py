@@ -1,0 +1,259 @@
+"""Importing annotation packages at the curator: idempotent, per case all-or-nothing.
+
+A package is refused whole (nothing applied, :class:`SyncFileError`) when it cannot be read,
+is damaged, is of a newer format, belongs to another project or names an unknown annotator.
+Otherwise the import is one transaction with one savepoint per case, and each case is
+``added`` (the annotator's work and history applied), ``unchanged`` (nothing new, or older
+than work already here), ``stale`` (made on a revision that has since changed: not merged,
+the annotation goes back to in_progress for re-check) or ``refused`` (not assigned to the
+annotator any more, or the case is already in review or later, or the labels are invalid).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from annotator.domain import labels as L
+from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.domain.suggestions import figures
+from annotator.errors import AnnotatorError, NotFound
+from annotator.services.caseflow import refresh_case_state
+from annotator.services.history import record
+from annotator.services.project import Project
+from annotator.services.users import get_user, require_role
+from annotator.store.schema import (
+    Annotation,
+    Case,
+    CaseRevision,
+    HistoryEntry,
+    SyncPackage,
+    User,
+    utcnow,
+)
+from annotator.sync.formats import PackageCase, PackageManifest, SyncFileError
+from annotator.sync.import_report import STATUSES, CaseResult, PackageImportReport
+from annotator.sync.offline import get_setting, offline_info
+from annotator.sync.package import read_package
+from annotator.sync.records import history_row
+
+
+class _CaseRefused(AnnotatorError):
+    """Raised inside a case's savepoint: that case is rolled back and reported refused."""
+
+
+def import_package(project: Project, actor: str, path: Path) -> PackageImportReport:
+    """Import one package into the curator's project (see the module docstring)."""
+    info = offline_info(project)
+    if info is not None:
+        raise SyncFileError(
+            path, f"packages are imported in the curator's project, not {info.annotator}'s copy"
+        )
+    manifest, content = read_package(Path(path))
+    report = PackageImportReport(
+        str(path),
+        str(manifest.package_id),
+        manifest.annotator,
+        manifest.sequence,
+        manifest.created_at,
+    )
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "importing packages")
+        here = str(get_setting(session, "project_id"))
+        if manifest.project_id != here:
+            raise SyncFileError(
+                path,
+                f"made for another project (id {manifest.project_id}); this project's id is "
+                f"{here}: nothing was imported",
+            )
+        try:
+            user = get_user(session, manifest.annotator)
+        except NotFound:
+            raise SyncFileError(
+                path, f"{manifest.annotator!r} is not a user of this project: nothing imported"
+            ) from None
+        report.note = _already(session, manifest)
+        if report.note:
+            report.cases = [CaseResult(c.case_id, "unchanged") for c in content.cases]
+            return report
+        for pcase in content.cases:
+            try:
+                with session.begin_nested():
+                    result = _apply_case(session, actor, user, manifest, pcase)
+            except _CaseRefused as exc:
+                result = CaseResult(pcase.case_id, "refused", str(exc))
+            report.cases.append(result)
+        session.add(
+            SyncPackage(
+                id=manifest.package_id,
+                source_id=manifest.source_id,
+                sequence=manifest.sequence,
+                bundle_id=manifest.bundle_id,
+                annotator_id=user.id,
+                created_at=manifest.created_at,
+                imported_at=utcnow(),
+                imported_by=actor,
+                checksum=manifest.checksum,
+                outcome={s: [c.case_id for c in report.cases if c.status == s] for s in STATUSES},
+            )
+        )
+        record(
+            session,
+            actor,
+            "package_imported",
+            after={s: report.count(s) for s in STATUSES},
+            package_id=str(manifest.package_id),
+            annotator=user.name,
+        )
+    return report
+
+
+def _already(session: Session, manifest: PackageManifest) -> str:
+    """Why the whole package changes nothing (already imported, or older), or ''."""
+    same = session.get(SyncPackage, manifest.package_id)
+    if same is not None:
+        return f"package already imported on {same.imported_at:%Y-%m-%d %H:%M}; nothing changed"
+    newer = session.scalars(
+        select(SyncPackage)
+        .where(
+            SyncPackage.source_id == manifest.source_id,
+            SyncPackage.sequence >= manifest.sequence,
+        )
+        .order_by(SyncPackage.sequence.desc())
+    ).first()
+    if newer is not None:
+        return (
+            f"package {manifest.sequence} is older than package {newer.sequence} from the same "
+            f"offline project, imported on {newer.imported_at:%Y-%m-%d %H:%M}; nothing changed"
+        )
+    return ""
+
+
+def _apply_case(
+    session: Session, actor: str, user: User, manifest: PackageManifest, pcase: PackageCase
+) -> CaseResult:
+    case = session.scalars(select(Case).where(Case.case_id == pcase.case_id)).first()
+    if case is None:
+        raise _CaseRefused(f"no case {pcase.case_id} in this project")
+    annotation = session.scalars(
+        select(Annotation).where(
+            Annotation.case_pk == case.id,
+            Annotation.annotator_id == user.id,
+            Annotation.withdrawn_at.is_(None),
+        )
+    ).first()
+    if annotation is None:
+        raise _CaseRefused(f"no longer assigned to {user.name}")
+    incoming = pcase.annotation.history
+    known = set(
+        session.scalars(
+            select(HistoryEntry.id).where(HistoryEntry.id.in_([h.id for h in incoming]))
+        )
+    )
+    new = [h for h in incoming if h.id not in known]
+    if not new:
+        return CaseResult(pcase.case_id, "unchanged", "nothing new")
+    latest_here = session.scalar(
+        select(func.max(HistoryEntry.at)).where(
+            HistoryEntry.annotation_id == annotation.id, HistoryEntry.actor == user.name
+        )
+    )
+    if latest_here is not None and latest_here > max(h.at for h in new):
+        return CaseResult(
+            pcase.case_id,
+            "unchanged",
+            f"older than {user.name}'s work already here "
+            f"(last change {latest_here:%Y-%m-%d %H:%M})",
+        )
+    if case.state != CaseState.ANNOTATING.value:
+        raise _CaseRefused(f"the case is already {case.state.replace('_', ' ')}")
+    current = session.get(CaseRevision, case.current_revision_id)
+    assert current is not None
+    if pcase.revision_hash != current.content_hash:
+        return _stale(session, actor, case, annotation, manifest, len(new), current.number)
+    _check_labels(pcase, figures(current.content))
+    a = pcase.annotation
+    annotation.labels = dict(a.labels)
+    annotation.state = a.state
+    annotation.submitted_labels = a.submitted_labels
+    annotation.submitted_at = a.submitted_at
+    annotation.needs_recheck = a.needs_recheck
+    annotation.updated_at = utcnow()
+    for item in new:
+        session.add(history_row(item, case.id, annotation.id))
+    record(
+        session,
+        actor,
+        "package_applied",
+        case_pk=case.id,
+        annotation_id=annotation.id,
+        after={"state": a.state, "entries": len(new)},
+        package_id=str(manifest.package_id),
+    )
+    session.flush()
+    refresh_case_state(session, case, user.name)
+    return CaseResult(pcase.case_id, "added", f"{len(new)} change(s), {a.state.replace('_', ' ')}")
+
+
+def _stale(
+    session: Session,
+    actor: str,
+    case: Case,
+    annotation: Annotation,
+    manifest: PackageManifest,
+    entries: int,
+    number: int,
+) -> CaseResult:
+    """Work on an earlier revision: keep it out, send the annotation back for re-check."""
+    annotation.state = AnnotationState.IN_PROGRESS.value
+    annotation.needs_recheck = True
+    annotation.updated_at = utcnow()
+    record(
+        session,
+        actor,
+        "recheck",
+        case_pk=case.id,
+        annotation_id=annotation.id,
+        after={"revision": number},
+        reason="package made on an earlier revision of the case; not merged",
+        package_id=str(manifest.package_id),
+        entries_not_merged=entries,
+    )
+    session.flush()
+    refresh_case_state(session, case, actor)
+    return CaseResult(
+        case.case_id,
+        "stale",
+        f"made on an earlier revision (now revision {number}); not merged, back to re-check",
+    )
+
+
+def _check_labels(pcase: PackageCase, figs: list[str]) -> None:
+    labels = pcase.annotation.labels
+    try:
+        for key, value in labels.items():
+            L.validate_edit(L.LabelEdit(key, value), figs)
+    except AnnotatorError as exc:
+        raise _CaseRefused(f"invalid label: {exc}") from None
+    if pcase.annotation.state == AnnotationState.SUBMITTED.value:
+        missing = L.missing_for_submit(labels, figs)
+        if missing or pcase.annotation.submitted_labels is None:
+            raise _CaseRefused("submitted but incomplete: " + "; ".join(missing or ["no labels"]))
+
+
+def import_packages(
+    project: Project, actor: str, paths: list[Path]
+) -> list[PackageImportReport | SyncFileError]:
+    """Import several packages, each in its own transaction; refusals are returned, not raised."""
+    results: list[PackageImportReport | SyncFileError] = []
+    for path in paths:
+        try:
+            results.append(import_package(project, actor, path))
+        except SyncFileError as exc:
+            results.append(exc)
+    return results
+
+
+__all__ = ["CaseResult", "PackageImportReport", "import_package", "import_packages"]

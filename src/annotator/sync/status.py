@@ -1,0 +1,84 @@
+"""The curator's view of the round trip: per annotator, what went out and what came back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from annotator.domain.states import Role
+from annotator.services.project import Project
+from annotator.store.schema import Annotation, Case, SyncBundle, SyncPackage, User
+from annotator.sync.offline import require_curator_side
+
+
+@dataclass(frozen=True)
+class RoundTripRow:
+    """One annotator's round trip; case counts are over cases assigned to them now."""
+
+    annotator: str
+    assigned: int
+    bundled: int  # assigned cases that went out in at least one bundle
+    returned: int  # assigned cases whose work came back in at least one package
+    packages: int
+    last_bundle_at: datetime | None
+    last_package_at: datetime | None  # when the annotator wrote their latest imported package
+    last_import_at: datetime | None
+
+    def to_json(self) -> dict[str, Any]:
+        def iso(value: datetime | None) -> str | None:
+            return value.isoformat(timespec="seconds") if value else None
+
+        return {
+            "annotator": self.annotator,
+            "assigned": self.assigned,
+            "bundled": self.bundled,
+            "returned": self.returned,
+            "packages": self.packages,
+            "last_bundle_at": iso(self.last_bundle_at),
+            "last_package_at": iso(self.last_package_at),
+            "last_import_at": iso(self.last_import_at),
+        }
+
+
+def roundtrip_status(project: Project) -> list[RoundTripRow]:
+    """Per annotator (by name): cases assigned, bundled, returned, and the latest dates."""
+    require_curator_side(project, "the round-trip view")
+    rows: list[RoundTripRow] = []
+    with project.tx() as session:
+        users = [
+            u
+            for u in session.scalars(select(User).order_by(User.name))
+            if Role.ANNOTATOR.value in u.role_names
+        ]
+        for user in users:
+            assigned = set(
+                session.scalars(
+                    select(Case.case_id)
+                    .join(Annotation, Annotation.case_pk == Case.id)
+                    .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
+                )
+            )
+            bundles = list(
+                session.scalars(select(SyncBundle).where(SyncBundle.annotator_id == user.id))
+            )
+            packages = list(
+                session.scalars(select(SyncPackage).where(SyncPackage.annotator_id == user.id))
+            )
+            bundled = {c for b in bundles for c in b.case_ids}
+            returned = {c for p in packages for c in (p.outcome or {}).get("added", [])}
+            rows.append(
+                RoundTripRow(
+                    annotator=user.name,
+                    assigned=len(assigned),
+                    bundled=len(bundled & assigned),
+                    returned=len(returned & assigned),
+                    packages=len(packages),
+                    last_bundle_at=max((b.created_at for b in bundles), default=None),
+                    last_package_at=max((p.created_at for p in packages), default=None),
+                    last_import_at=max((p.imported_at for p in packages), default=None),
+                )
+            )
+    return rows

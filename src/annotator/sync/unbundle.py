@@ -1,0 +1,148 @@
+"""Unbundling: the annotator's own project, built from a work bundle.
+
+The new SQLite project carries the curator's project id (so packages written from it are
+recognised at the curator), a marker naming its annotator and a fresh ``source_id`` that
+orders its packages, the annotator as its only user and default identity, and the bundle's
+cases, images and the annotator's earlier work with its history.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import Role
+from annotator.errors import ProjectError
+from annotator.services.history import record
+from annotator.services.project import Project, is_url, open_project
+from annotator.store.schema import (
+    Annotation,
+    Case,
+    CaseImage,
+    CaseRevision,
+    User,
+    UserRole,
+    utcnow,
+)
+from annotator.sync.bundle import read_bundle
+from annotator.sync.formats import BundleCase, BundleContent, BundleManifest
+from annotator.sync.offline import (
+    OFFLINE_KEY,
+    PACKAGED_KEY,
+    SEQUENCE_KEY,
+    OfflineInfo,
+    put_setting,
+)
+from annotator.sync.records import history_row, own_change_count
+
+
+@dataclass(frozen=True)
+class UnbundleResult:
+    folder: Path
+    annotator: str
+    project_id: str
+    case_ids: list[str]
+
+
+def unbundle(bundle: Path, folder: str | Path) -> UnbundleResult:
+    """Create the annotator's own project in ``folder`` (a new or empty folder) from a bundle.
+
+    The project is built in a hidden sibling folder and renamed into place at the end, so a
+    failure leaves nothing behind.
+    """
+    if is_url(str(folder)):
+        raise ProjectError("an annotator's offline project is a folder, not a database URL")
+    manifest, content, images = read_bundle(Path(bundle))
+    target = Path(folder).expanduser().resolve()
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ProjectError(f"{target} is not empty; choose a new folder to unbundle into")
+    staging = target.parent / f".{target.name}.unbundle-{uuid.uuid4().hex[:8]}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        project = open_project(staging, backup=False)
+        try:
+            _fill(project, manifest, content, images)
+        finally:
+            project.close()
+        if target.exists():
+            target.rmdir()
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return UnbundleResult(
+        target, content.annotator, manifest.project_id, [c.case_id for c in content.cases]
+    )
+
+
+def _fill(
+    project: Project, manifest: BundleManifest, content: BundleContent, images: dict[str, bytes]
+) -> None:
+    name = content.annotator
+    info = OfflineInfo(name, manifest.bundle_id, uuid.uuid4(), manifest.created_at, utcnow())
+    with project.tx() as session:
+        put_setting(session, "project_id", manifest.project_id)
+        put_setting(session, OFFLINE_KEY, info.to_json())
+        put_setting(session, "local_user", name)
+        put_setting(session, SEQUENCE_KEY, 0)
+        if manifest.project_name:
+            put_setting(session, "project_name", manifest.project_name)
+        user = User(id=content.annotator_id, name=name)
+        user.roles.append(UserRole(role=Role.ANNOTATOR.value))
+        session.add(user)
+        session.flush()
+        for bc in content.cases:
+            _add_case(session, project, user, bc, images)
+        record(session, name, "unbundled", bundle_id=str(manifest.bundle_id))
+        session.flush()
+        # The earlier work came from the curator: it is not a change still to be sent.
+        put_setting(session, PACKAGED_KEY, own_change_count(session, name))
+
+
+def _add_case(
+    session: Session, project: Project, user: User, bc: BundleCase, images: dict[str, bytes]
+) -> None:
+    rev = bc.revision
+    case = Case(id=bc.case_uuid, case_id=bc.case_id, state=bc.case_state)
+    session.add(case)
+    session.flush()
+    session.add(
+        CaseRevision(
+            id=rev.id,
+            case_pk=case.id,
+            number=rev.number,
+            content_hash=rev.content_hash,
+            content=rev.content,
+            original_values=rev.original_values,
+            problems=rev.problems,
+            warnings=rev.warnings,
+            source_file="(work bundle)",
+        )
+    )
+    session.flush()
+    for image in bc.images:
+        project.images.put(session, images[image.sha256], image.media_type)
+        session.add(CaseImage(revision_id=rev.id, **image.model_dump()))
+    case.current_revision_id = rev.id
+    a = bc.annotation
+    annotation = Annotation(
+        id=a.id,
+        case_pk=case.id,
+        annotator_id=user.id,
+        revision_id=rev.id,
+        state=a.state,
+        labels=a.labels,
+        submitted_labels=a.submitted_labels,
+        submitted_at=a.submitted_at,
+        needs_recheck=a.needs_recheck,
+        created_at=a.created_at,
+        updated_at=a.updated_at,
+    )
+    session.add(annotation)
+    session.flush()
+    for item in a.history:
+        session.add(history_row(item, case.id, annotation.id))

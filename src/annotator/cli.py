@@ -21,7 +21,10 @@ from annotator import __version__
 from annotator.errors import AnnotatorError
 
 # Modules that add their own subcommands with ``register(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = ("annotator.sync.commands",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "annotator.sync.commands",
+    "annotator.export.commands",
+)
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
 EXIT_ERROR = 2  # the command could not run (bad arguments, permissions, project)

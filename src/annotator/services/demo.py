@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.domain.case import canonical_json
 from annotator.domain.labels import LabelEdit
 from annotator.domain.suggestions import suggestions
 from annotator.errors import NotFound, ProjectError
@@ -123,7 +124,9 @@ def _label_fully(
 
 
 def _pick(item: Item, rng: random.Random) -> Any:
-    return item.values[sorted(item.values)[rng.randrange(len(item.values))]]
+    """One reviewer's value, chosen by value (annotator ids differ between builds)."""
+    values = sorted(item.values.values(), key=canonical_json)
+    return values[rng.randrange(len(values))]
 
 
 def _adjudicate_for_release(project: Project, case_id: str, rng: random.Random) -> None:

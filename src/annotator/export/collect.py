@@ -1,0 +1,214 @@
+"""What a release is made of, read from the project: released, excluded and held-back cases.
+
+Only green-lit cases whose final content still passes the release checks are released;
+everything else is listed with the reason it is held back. Reviewers appear only under
+pseudonyms (a keyed hash of the name with the project's de-identification seed), so the
+same person has the same pseudonym in every release and on every database back end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.domain.labels import split_key
+from annotator.domain.states import CaseState
+from annotator.services.caseflow import active_annotations
+from annotator.services.project import Project
+from annotator.services.review import CaseReview, review_case
+from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
+
+COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "rubric_comment")
+
+
+@dataclass(frozen=True)
+class SourceImage:
+    """One stored image of a released case (bytes fetched by SHA-256 when written)."""
+
+    draft_path: str
+    sha256: str
+    media_type: str
+    figures: tuple[str, ...]
+    name: str | None
+    caption: str | None
+    attribution: dict[str, Any]
+
+
+@dataclass
+class ReleasedCase:
+    case_id: str
+    release: dict[str, Any]  # final content, draft image paths still in place
+    images: list[SourceImage]
+    provenance: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HeldBack:
+    """A case that stays out of this release, and why (excluded ones have a reason code)."""
+
+    case_id: str
+    state: str
+    reason: str
+    reason_code: str = ""
+
+
+@dataclass
+class ReleaseInput:
+    cases: list[ReleasedCase]
+    excluded: list[HeldBack]
+    held_back: list[HeldBack]
+    project_cases: int
+    annotated_candidates: int
+    user_names: list[str]
+    annotators: int  # distinct reviewers of the released cases
+    adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
+    image_bytes: Callable[[str], bytes] = field(repr=False)
+
+
+def pseudonym(seed: str, name: str) -> str:
+    """A stable reviewer id that does not reveal the name (keyed with the project seed)."""
+    digest = hmac.new(seed.encode("utf-8"), f"reviewer:{name}".encode(), hashlib.sha256)
+    return f"reviewer-{digest.hexdigest()[:8]}"
+
+
+def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:
+    """Read every case of the project and sort it into released, excluded and held back."""
+    seed = str(project.setting("deid_seed") or "")
+    with project.tx() as session:
+        names = {str(u.id): u.name for u in session.scalars(select(User))}
+        rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)
+        cases = [(c.case_id, c.state, c.state_reason or "") for c in rows]
+        annotated = {c.case_id for c in rows if _has_submission(session, c)}
+    released: list[ReleasedCase] = []
+    excluded: list[HeldBack] = []
+    held: list[HeldBack] = []
+    reviewers: set[str] = set()
+    adjudicators: set[str] = set()
+    for case_id, state, reason in cases:
+        if state == CaseState.EXCLUDED.value:
+            excluded.append(HeldBack(case_id, state, reason or "excluded", _discard_code(
+                project, case_id)))
+            continue
+        review = review_case(project, case_id)
+        if state != CaseState.GREEN_LIT.value:
+            held.append(HeldBack(case_id, state, _why_not_ready(review)))
+            continue
+        if review.blockers:
+            held.append(HeldBack(case_id, state, "green-lit, but now: " + "; ".join(
+                review.blockers)))
+            continue
+        case = _released(project, review, names, seed, include_comments)
+        reviewers.update(case.provenance["reviewers"])
+        adjudicators.update(a["adjudicator"] for a in case.provenance["adjudications"])
+        if case.provenance["green_light"]["by"]:
+            adjudicators.add(case.provenance["green_light"]["by"])
+        released.append(case)
+
+    def load(sha: str) -> bytes:
+        with project.tx() as session:
+            return project.images.get(session, sha)
+
+    return ReleaseInput(
+        cases=released, excluded=excluded, held_back=held, project_cases=len(cases),
+        annotated_candidates=len(annotated | {c.case_id for c in released}
+                                 | {c.case_id for c in excluded}),
+        user_names=sorted(set(names.values())), annotators=len(reviewers),
+        adjudicators=len(adjudicators), image_bytes=load,
+    )
+
+
+def _has_submission(session: Session, case: Case) -> bool:
+    return any(a.state == "submitted" for a in active_annotations(session, case))
+
+
+def _why_not_ready(review: CaseReview) -> str:
+    if review.state == CaseState.ANNOTATING.value:
+        return "still being annotated"
+    if review.final.open:
+        return f"in review: {len(review.final.open)} open conflict(s)"
+    return "in review, not green-lit yet"
+
+
+def _discard_code(project: Project, case_id: str) -> str:
+    with project.tx() as session:
+        case = session.scalars(select(Case).where(Case.case_id == case_id)).one()
+        rows = session.scalars(select(Adjudication).where(
+            Adjudication.case_pk == case.id, Adjudication.key == "discard",
+            Adjudication.superseded.is_(False)))
+        for row in rows:
+            if isinstance(row.value, dict) and row.value.get("reason_code"):
+                return str(row.value["reason_code"])
+    return "excluded"
+
+
+def _released(
+    project: Project, review: CaseReview, names: dict[str, str], seed: str, comments: bool
+) -> ReleasedCase:
+    with project.tx() as session:
+        case = session.scalars(select(Case).where(Case.case_id == review.case_id)).one()
+        revision = session.get(CaseRevision, case.current_revision_id)
+        assert revision is not None
+        images = [
+            SourceImage(i.draft_path, i.sha256, i.media_type, tuple(str(f) for f in i.figures),
+                        i.name, i.caption, dict(i.attribution or {}))
+            for i in session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id))
+        ]
+        submitted = {
+            names.get(str(a.annotator_id), str(a.annotator_id)): dict(a.submitted_labels or {})
+            for a in active_annotations(session, case) if a.state == "submitted"
+        }
+        decisions = sorted(
+            session.scalars(select(Adjudication).where(
+                Adjudication.case_pk == case.id, Adjudication.superseded.is_(False))),
+            key=lambda row: row.key,
+        )
+        provenance: dict[str, Any] = {
+            "revision": {"number": revision.number, "content_hash": revision.content_hash},
+            "reviewers": sorted(pseudonym(seed, n) for n in submitted),
+            "auto_resolved": [item.key for item in review.final.auto_resolved],
+            "adjudications": [_decision(row, seed, comments) for row in decisions],
+            "green_light": {"state": case.state, "by": pseudonym(seed, case.green_lit_by)
+                            if case.green_lit_by else None},
+            "import_normalised": dict(sorted((revision.original_values or {}).items())),
+        }
+        if comments:
+            provenance["comments"] = _comments(submitted, seed)
+    order = {path: i for i, path in enumerate(_paths_in_order(review.release))}
+    images.sort(key=lambda img: (order.get(img.draft_path, len(order)), img.draft_path))
+    return ReleasedCase(review.case_id, review.release, images, provenance)
+
+
+def _decision(row: Adjudication, seed: str, comments: bool) -> dict[str, Any]:
+    out = {"key": row.key, "value": row.value, "reason_code": row.reason_code,
+           "adjudicator": pseudonym(seed, row.adjudicator)}
+    if comments and row.reason_text:
+        out["reason_text"] = row.reason_text
+    return out
+
+
+def _comments(submitted: dict[str, dict[str, Any]], seed: str) -> list[dict[str, str]]:
+    found = [
+        {"reviewer": pseudonym(seed, name), "key": key, "text": value}
+        for name, labels in submitted.items()
+        for key, value in labels.items()
+        if split_key(key)[0] in COMMENT_FAMILIES and isinstance(value, str) and value.strip()
+    ]
+    return sorted(found, key=lambda c: (c["key"], c["reviewer"], c["text"]))
+
+
+def _paths_in_order(case: dict[str, Any]) -> list[str]:
+    """Image paths as the case cites them: exams first, then the ``images`` index."""
+    paths: list[str] = []
+    for exam in case.get("imaging_examinations") or []:
+        if isinstance(exam, dict):
+            paths += [p for p in exam.get("image_paths") or [] if isinstance(p, str)]
+    for entry in case.get("images") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+            paths.append(entry["path"])
+    return list(dict.fromkeys(paths))

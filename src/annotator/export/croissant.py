@@ -1,0 +1,152 @@
+"""croissant.json: Croissant 1.1 metadata with Responsible-AI fields for a release.
+
+Every distributed metadata file is a FileObject with its SHA-256; the images are FileSets
+(their checksums are in images.csv and MANIFEST.sha256). Record sets: ``cases`` (from
+release.json), ``images`` (from images.csv) and ``counts`` (inline, the card's numbers, so
+``validate`` can compare them with the JSON). All ``rai:`` values are text, as Croissant
+requires ("2", not 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from annotator.export.counts import COUNT_LABELS
+from annotator.export.layout import IMAGES_CSV, RELEASE_JSON, sha256_hex
+from annotator.export.settings import CardSettings
+
+CONFORMS_TO = "http://mlcommons.org/croissant/1.1"
+COUNTS_RECORD_SET = "counts"
+ENCODINGS = {".json": "application/json", ".csv": "text/csv", ".tsv": "text/tab-separated-values",
+             ".md": "text/markdown", ".html": "text/html", ".png": "image/png",
+             ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".dcm": "application/dicom"}
+CASE_FIELDS = (("case_id", "The case id (unique)."),
+               ("clinical_history", "The only case text the evaluated model sees at turn 0."),
+               ("final_diagnosis", "Gold diagnosis."),
+               ("difficulty", "normal, hard or extreme_hard."),
+               ("rarity", "common, rare or extreme_rare."))
+IMAGE_FIELDS = ("image_id", "case_id", "figure", "path", "caption", "source_url",
+                "source_case_url", "sha256", "media_type")
+
+
+def context() -> dict[str, Any]:
+    """The Croissant 1.1 JSON-LD context (as mlcroissant writes it)."""
+    cr = {k: f"cr:{k}" for k in (
+        "arrayShape", "citeAs", "column", "containedIn", "equivalentProperty", "extract",
+        "field", "fileProperty", "fileObject", "fileSet", "format", "includes", "isArray",
+        "isLiveDataset", "jsonPath", "key", "md5", "parentField", "path", "recordSet",
+        "references", "regex", "repeated", "replace", "samplingRate", "separator", "source",
+        "subField", "transform")}
+    return {
+        "@language": "en", "@vocab": "https://schema.org/", **cr,
+        "conformsTo": "dct:conformsTo", "cr": "http://mlcommons.org/croissant/",
+        "rai": "http://mlcommons.org/croissant/RAI/",
+        "data": {"@id": "cr:data", "@type": "@json"},
+        "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
+        "dct": "http://purl.org/dc/terms/",
+        "description": {"@container": "@language"},
+        "examples": {"@id": "cr:examples", "@type": "@json"},
+        "name": {"@container": "@language"}, "sc": "https://schema.org/",
+    }
+
+
+def _encoding(path: str) -> str:
+    suffix = path[path.rfind("."):].lower() if "." in path else ""
+    return ENCODINGS.get(suffix, "application/octet-stream")
+
+
+def _file_object(path: str, data: bytes) -> dict[str, Any]:
+    return {"@type": "cr:FileObject", "@id": path, "name": path, "contentUrl": path,
+            "contentSize": f"{len(data)} B", "encodingFormat": _encoding(path),
+            "sha256": sha256_hex(data)}
+
+
+def _field(record_set: str, name: str, source: dict[str, Any], data_type: str = "sc:Text",
+           description: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {"@type": "cr:Field", "@id": f"{record_set}/{name}", "name": name}
+    if description:
+        out["description"] = description
+    out["dataType"] = data_type
+    if source:
+        out["source"] = source
+    return out
+
+
+def build_croissant(
+    settings: CardSettings,
+    *,
+    date: str | None,
+    files: Mapping[str, bytes],
+    image_sets: Mapping[str, list[str]],
+    counts: Mapping[str, int],
+    rai: Mapping[str, str | list[str]],
+) -> dict[str, Any]:
+    """The croissant.json document. ``files`` are the metadata files (path -> bytes);
+    ``image_sets`` maps a media type to glob patterns of the image files of that type."""
+    doc: dict[str, Any] = {"@context": context(), "@type": "sc:Dataset", "name": settings.name,
+                           "description": settings.description or settings.name,
+                           "conformsTo": CONFORMS_TO,
+                           "citeAs": settings.citation or f"{settings.name} v{settings.version}",
+                           "version": settings.version}
+    if settings.license:
+        doc["license"] = settings.license
+    if settings.dataset_url:
+        doc["url"] = settings.dataset_url
+    if date:
+        doc["datePublished"] = date
+    keywords = ["medical imaging", "diagnostic workup", "benchmark"]
+    doc["keywords"] = keywords + ([settings.domain] if settings.domain else [])
+    doc.update({f"rai:{k}": v for k, v in rai.items()})
+    distribution = [_file_object(p, files[p]) for p in sorted(files)]
+    for media_type, patterns in sorted(image_sets.items()):
+        for pattern in patterns:
+            distribution.append({"@type": "cr:FileSet", "@id": f"fileset:{pattern}",
+                                 "name": pattern, "encodingFormat": media_type,
+                                 "includes": pattern})
+    doc["distribution"] = distribution
+    doc["recordSet"] = [_cases(), _images(), _counts(counts)]
+    return doc
+
+
+def _cases() -> dict[str, Any]:
+    def source(name: str) -> dict[str, Any]:
+        return {"fileObject": {"@id": RELEASE_JSON}, "extract": {"jsonPath": f"$[*].{name}"}}
+
+    return {"@type": "cr:RecordSet", "@id": "cases", "name": "cases",
+            "description": "One record per released case (release.json).",
+            "key": {"@id": "cases/case_id"},
+            "field": [_field("cases", n, source(n), description=d) for n, d in CASE_FIELDS]}
+
+
+def _images() -> dict[str, Any]:
+    def source(name: str) -> dict[str, Any]:
+        return {"fileObject": {"@id": IMAGES_CSV}, "extract": {"column": name}}
+
+    return {"@type": "cr:RecordSet", "@id": "images", "name": "images",
+            "description": "One record per image file (images.csv).",
+            "key": {"@id": "images/image_id"},
+            "field": [_field("images", n, source(n)) for n in IMAGE_FIELDS]}
+
+
+def _counts(counts: Mapping[str, int]) -> dict[str, Any]:
+    return {"@type": "cr:RecordSet", "@id": COUNTS_RECORD_SET, "name": COUNTS_RECORD_SET,
+            "description": "The release's counts, as stated in the benchmark card.",
+            "key": {"@id": "counts/quantity"},
+            "field": [_field("counts", "quantity", {}), _field("counts", "label", {}),
+                      _field("counts", "count", {}, "sc:Integer")],
+            "data": [{"counts/quantity": key, "counts/label": label,
+                      "counts/count": int(counts[key])} for key, label in COUNT_LABELS.items()]}
+
+
+def croissant_counts(doc: Any) -> dict[str, int]:
+    """The inline counts of a croissant.json document, read back (for ``validate``)."""
+    found: dict[str, int] = {}
+    record_sets = doc.get("recordSet") if isinstance(doc, dict) else None
+    for record_set in record_sets if isinstance(record_sets, list) else []:
+        if isinstance(record_set, dict) and record_set.get("@id") == COUNTS_RECORD_SET:
+            for row in record_set.get("data") or []:
+                key, value = row.get("counts/quantity"), row.get("counts/count")
+                if isinstance(key, str) and type(value) is int:
+                    found[key] = value
+    return found

@@ -1,0 +1,154 @@
+"""Images of a release: where each goes, what is shipped, and the rows of images.csv.
+
+PNG and JPEG ship byte for byte as imported (already stripped of metadata at import).
+DICOM ships as a PNG rendition for the evaluated models, rendered with the file's own
+window; a multi-frame file renders its middle frame (``frames // 2``). The settings used are
+recorded per image in images.csv. The de-identified DICOM itself ships only on request.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from annotator.export.collect import ReleasedCase
+from annotator.export.errors import ExportError
+from annotator.export.layout import (
+    DICOM_DIR,
+    IMAGES_DIR,
+    release_file_names,
+    safe_case_dir,
+    sha256_hex,
+)
+from annotator.export.privacy import image_findings
+from annotator.imaging.probe import DICOM, ImageDecodeError
+
+Writer = Callable[[str, bytes], None]
+
+
+@dataclass(frozen=True)
+class ShippedImage:
+    """One image file of the release with everything images.csv and ATTRIBUTION.tsv say."""
+
+    image_id: str
+    case_id: str
+    figures: tuple[str, ...]
+    path: str
+    name: str | None
+    caption: str | None
+    source_url: str | None
+    source_case_url: str | None
+    author: str | None
+    license: str | None
+    sha256: str
+    media_type: str
+    render: dict[str, Any] | None  # settings of a DICOM rendition, else None
+    dicom_path: str | None
+
+    def csv_row(self) -> dict[str, Any]:
+        render = self.render or {}
+        return {
+            "image_id": self.image_id, "case_id": self.case_id,
+            "figure": "; ".join(self.figures), "path": self.path, "name": self.name,
+            "caption": self.caption, "source_url": self.source_url,
+            "source_case_url": self.source_case_url, "sha256": self.sha256,
+            "media_type": self.media_type, "rendered_from": "DICOM" if self.render else "",
+            "frame": render.get("frame"), "frames": render.get("frames"),
+            "window_center": render.get("center"), "window_width": render.get("width"),
+            "window_source": render.get("window_source"), "invert": render.get("invert"),
+            "render_policy": render.get("policy"), "dicom_path": self.dicom_path,
+        }
+
+    def attribution_row(self) -> dict[str, Any]:
+        return {"path": self.path, "case_id": self.case_id, "source_url": self.source_url,
+                "author": self.author, "license": self.license}
+
+
+def path_map(case: ReleasedCase) -> dict[str, str]:
+    """Draft image path -> release path ``images/<case folder>/<file>``."""
+    folder = safe_case_dir(case.case_id)
+    rendered = {img.draft_path for img in case.images if img.media_type == DICOM}
+    names = release_file_names([img.draft_path for img in case.images], rendered)
+    return {path: f"{IMAGES_DIR}/{folder}/{name}" for path, name in names.items()}
+
+
+def rewrite_paths(release: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    """A copy of the case with ``image_paths`` and ``images[].path`` in the release layout."""
+    case = copy.deepcopy(release)
+    for exam in case.get("imaging_examinations") or []:
+        if isinstance(exam, dict) and isinstance(exam.get("image_paths"), list):
+            exam["image_paths"] = [mapping.get(p, p) for p in exam["image_paths"]]
+    for entry in case.get("images") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+            entry["path"] = mapping.get(entry["path"], entry["path"])
+    return case
+
+
+def _exam_captions(release: dict[str, Any]) -> dict[str, str]:
+    return {
+        str(e.get("figure")): str(e.get("image_caption"))
+        for e in release.get("imaging_examinations") or []
+        if isinstance(e, dict) and isinstance(e.get("image_caption"), str)
+    }
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def ship_case_images(
+    case: ReleasedCase,
+    load: Callable[[str], bytes],
+    write: Writer,
+    *,
+    include_dicom: bool,
+    findings: list[str],
+) -> list[ShippedImage]:
+    """Write one case's image files through ``write`` and return their records.
+
+    Privacy findings on the stored files are appended to ``findings`` (the caller stops
+    the export when there are any). Raises ExportError for a DICOM that cannot be rendered.
+    """
+    mapping = path_map(case)
+    folder = safe_case_dir(case.case_id)
+    captions = _exam_captions(case.release)
+    source_case_url = _text(case.release.get("source_url"))
+    shipped: list[ShippedImage] = []
+    for img in case.images:
+        target = mapping[img.draft_path]
+        data = load(img.sha256)
+        findings += image_findings(f"{case.case_id}: {img.draft_path}", data, img.media_type)
+        render: dict[str, Any] | None = None
+        dicom_path = None
+        out, media_type = data, img.media_type
+        if img.media_type == DICOM:
+            out, render = _render(case.case_id, img.draft_path, data)
+            media_type = "image/png"
+            if include_dicom:
+                dicom_path = f"{DICOM_DIR}/{folder}/{PurePosixPath(target).stem}.dcm"
+                write(dicom_path, data)
+        write(target, out)
+        attribution = img.attribution
+        shipped.append(ShippedImage(
+            image_id=target.removeprefix(f"{IMAGES_DIR}/"), case_id=case.case_id,
+            figures=img.figures, path=target, name=img.name,
+            caption=img.caption or next((captions[f] for f in img.figures if f in captions),
+                                        None),
+            source_url=_text(attribution.get("source_url")), source_case_url=source_case_url,
+            author=_text(attribution.get("author")), license=_text(attribution.get("license")),
+            sha256=sha256_hex(out), media_type=media_type, render=render, dicom_path=dicom_path,
+        ))
+    return shipped
+
+
+def _render(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, dict[str, Any]]:
+    from annotator.imaging.render import render_png
+
+    try:
+        return render_png(data, name=draft_path)
+    except (ImageDecodeError, IndexError, ValueError) as exc:
+        raise ExportError(f"case {case_id}: {draft_path}: cannot render the DICOM as PNG:"
+                          f" {exc}") from exc

@@ -1,0 +1,131 @@
+"""Releases: the benchmark card's settings, the pre-flight list, and the export itself.
+
+The curator's actions; the GUI's export page and ``annotator export`` both call these.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annotator.domain.states import Role
+from annotator.export.agreement import release_agreement
+from annotator.export.collect import HeldBack, ReleaseInput, collect_release
+from annotator.export.errors import ExportError
+from annotator.export.settings import (
+    FIELDS,
+    SETTING_PREFIX,
+    CardSettings,
+    check_date,
+    check_version,
+)
+from annotator.export.writer import ExportOptions, ExportResult, Progress, write_release
+from annotator.services.history import record
+from annotator.services.project import Project
+from annotator.services.users import require_role
+
+
+def card_settings(project: Project) -> CardSettings:
+    """The card fields as stored (defaults for those never edited)."""
+    defaults = CardSettings()
+    values: dict[str, str] = {}
+    for f in FIELDS:
+        stored = project.setting(SETTING_PREFIX + f.key)
+        if isinstance(stored, str):
+            values[f.key] = stored
+    if "name" not in values and isinstance(project.setting("project_name"), str):
+        values["name"] = str(project.setting("project_name"))
+    return dataclasses.replace(defaults, **values)
+
+
+def save_card_settings(project: Project, actor: str, **changes: str) -> CardSettings:
+    """Change card fields (curators only); returns the new settings. Raises ExportError."""
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "editing the benchmark card")
+    current = card_settings(project)
+    updated = current.replace(**changes)
+    for key in sorted(changes):
+        before, after = getattr(current, key), getattr(updated, key)
+        if before != after:
+            project.set_setting(SETTING_PREFIX + key, after)
+            with project.tx() as session:
+                record(session, actor, "card_edited", key=key, before=before, after=after)
+    return updated
+
+
+@dataclass
+class Preflight:
+    """What an export would release now, what it holds back and why, and warnings."""
+
+    released: list[str]
+    held_back: list[HeldBack]
+    excluded: list[HeldBack]
+    images: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def _warnings(data: ReleaseInput, settings: CardSettings) -> list[str]:
+    found: list[str] = []
+    if not data.cases:
+        found.append("no case is green-lit: there is nothing to release")
+    if not settings.license:
+        found.append("no licence is set for the release (card field 'Licence')")
+    lacking = sorted({c.case_id for c in data.cases for img in c.images
+                      if not img.attribution.get("license")
+                      and not c.release.get("license")})
+    if lacking:
+        found.append("images without a licence in case(s): " + ", ".join(lacking))
+    return found
+
+
+def preflight(project: Project) -> Preflight:
+    """The pre-flight list (no files are read or written)."""
+    data = collect_release(project)
+    return Preflight(
+        released=[c.case_id for c in data.cases], held_back=data.held_back,
+        excluded=data.excluded, images=sum(len(c.images) for c in data.cases),
+        warnings=_warnings(data, card_settings(project)),
+    )
+
+
+def export_release(
+    project: Project,
+    actor: str,
+    out: Path,
+    *,
+    version: str | None = None,
+    date: str | None = None,
+    previous: Path | None = None,
+    include_comments: bool = False,
+    include_dicom: bool = False,
+    progress: Progress | None = None,
+) -> ExportResult:
+    """Write the release of every green-lit case to the new folder ``out`` (curators only).
+
+    ``progress(done, total, message)`` is called as images are written. Raises ExportError
+    (PrivacyError for identifying content) and PermissionDenied; nothing is left behind on
+    failure.
+    """
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "exporting a release")
+    settings = card_settings(project)
+    options = ExportOptions(
+        version=check_version(version or settings.version),
+        date=check_date(date) if date else None,
+        previous=previous, include_comments=include_comments, include_dicom=include_dicom,
+    )
+    if previous is not None and not previous.is_dir():
+        raise ExportError(f"--previous {previous}: not a folder")
+    if progress is not None:
+        progress(0, 1, "reading the project")
+    data = collect_release(project, include_comments=include_comments)
+    if not data.cases:
+        raise ExportError("no case is green-lit: there is nothing to release")
+    agreement = release_agreement(project)
+    result = write_release(data, out, settings, options, agreement, progress)
+    with project.tx() as session:
+        record(session, actor, "release_exported",
+               after={"version": options.version, "cases": result.cases,
+                      "folder": str(result.folder)})
+    return result

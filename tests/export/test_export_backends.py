@@ -1,0 +1,32 @@
+"""The same seeded project exports the same bytes from SQLite and from PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from annotator.export.manifest import release_files
+from annotator.services.export import export_release
+from annotator.services.project import Project
+from conftest import CURATOR
+
+
+@pytest.mark.postgres
+def test_sqlite_and_postgresql_export_identical_bytes(
+    build_project: Callable[..., Project], pg_url: str, tmp_path: Path
+) -> None:
+    outs = []
+    for name, location in (("sqlite", str(tmp_path / "p")), ("postgres", pg_url)):
+        project = build_project(location)
+        out = tmp_path / name
+        export_release(project, CURATOR, out, version="1.0.0", date="2026-05-06",
+                       include_dicom=True)
+        outs.append(out)
+    first, second = outs
+    assert release_files(first) == release_files(second)
+    assert "dicom/R1/f4.dcm" in release_files(first)
+    different = [rel for rel in release_files(first)
+                 if (first / rel).read_bytes() != (second / rel).read_bytes()]
+    assert different == []

@@ -1,0 +1,49 @@
+"""Release file names, case folders, and DICOM renditions (multi-frame policy)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from annotator.export.collect import ReleasedCase, SourceImage
+from annotator.export.images import ship_case_images
+from annotator.export.layout import release_file_names, safe_case_dir
+
+
+def test_case_folders_are_safe_and_never_collide() -> None:
+    assert safe_case_dir("17761") == "17761"
+    assert safe_case_dir("a/b").startswith("a_b-") and safe_case_dir("a/b") != "a_b"
+    assert safe_case_dir("..") not in ("..", ".", "")
+
+
+def test_file_names_keep_base_names_and_resolve_clashes() -> None:
+    names = release_file_names(
+        ["img/f1.png", "series/IM1.dcm", "other/IM1.dcm", "x/F1.PNG"],
+        rendered={"series/IM1.dcm", "other/IM1.dcm"},
+    )
+    assert names["img/f1.png"] == "f1.png"
+    assert names["series/IM1.dcm"] == "series_IM1.png"
+    assert names["other/IM1.dcm"] == "other_IM1.png"
+    assert names["x/F1.PNG"] == "F1-2.PNG"  # clashes with f1.png on case-insensitive disks
+
+
+def test_a_multi_frame_dicom_ships_its_middle_frame(tmp_path: Path) -> None:
+    from pydicom.data import get_testdata_file
+
+    data = Path(get_testdata_file("rtdose.dcm", download=False)).read_bytes()
+    image = SourceImage("dose/rtdose.dcm", "sha", "application/dicom", ("Figure 1",), None,
+                        None, {"license": "CC0-1.0"})
+    case = ReleasedCase("C1", {"imaging_examinations": [
+        {"figure": "Figure 1", "image_caption": "Dose map"}]}, [image], {})
+    written: dict[str, bytes] = {}
+    findings: list[str] = []
+    shipped = ship_case_images(case, lambda sha: data, written.__setitem__,
+                               include_dicom=True, findings=findings)
+    assert [s.path for s in shipped] == ["images/C1/rtdose.png"]
+    assert shipped[0].render is not None
+    assert shipped[0].render["frame"] == 7 and shipped[0].render["frames"] == 15
+    assert shipped[0].render["policy"] == "middle frame 7 of 15 (0-based frames // 2)"
+    assert shipped[0].caption == "Dose map"
+    assert written["images/C1/rtdose.png"].startswith(b"\x89PNG")
+    assert written["dicom/C1/rtdose.dcm"] == data
+    assert shipped[0].dicom_path == "dicom/C1/rtdose.dcm"
+    assert findings and findings[0].startswith("C1: dose/rtdose.dcm:")

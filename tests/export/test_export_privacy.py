@@ -1,0 +1,82 @@
+"""The privacy gate: identifying image metadata and user names stop the export."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image, PngImagePlugin
+
+from annotator.export.privacy import PrivacyError, dicom_findings, image_findings, name_findings
+from annotator.ingest.deidentify import deidentify_dicom
+from annotator.services import review
+from annotator.services.export import export_release
+from annotator.services.project import Project
+from conftest import CURATOR, SENIOR
+
+
+def _ct_small() -> bytes:
+    from pydicom.data import get_testdata_file
+
+    return Path(get_testdata_file("CT_small.dcm", download=False)).read_bytes()
+
+
+def test_a_dicom_never_de_identified_is_a_finding() -> None:
+    found = dicom_findings(_ct_small())
+    assert any(f.startswith("not de-identified") and "PatientName" in f and "PatientID" in f
+               for f in found)
+    assert any("private tag(s) present" in f for f in found)
+    cleaned, _ = deidentify_dicom(_ct_small(), seed="s", name="ct")
+    assert dicom_findings(cleaned) == []
+
+
+def test_png_text_chunks_are_findings() -> None:
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Author", "Jane Patient")
+    buffer = io.BytesIO()
+    Image.new("L", (4, 4)).save(buffer, format="PNG", pnginfo=info)
+    assert image_findings("x.png", buffer.getvalue(), "image/png") == [
+        "x.png: PNG tEXt chunk (Author) present"]
+    clean = io.BytesIO()
+    Image.new("L", (4, 4)).save(clean, format="PNG")
+    assert image_findings("x.png", clean.getvalue(), "image/png") == []
+
+
+def test_names_are_found_case_insensitively_as_whole_words() -> None:
+    texts = {"a.md": b"Reviewed by dr  ada rivera.\nAdamant\n", "b.csv": b"ada\n"}
+    assert name_findings(texts, ["Dr Ada Rivera", "Ada"]) == [
+        "a.md: line 1 names user 'Ada'",
+        "a.md: line 1 names user 'Dr Ada Rivera'",
+        "b.csv: line 1 names user 'Ada'",
+    ]
+
+
+def test_a_user_name_in_released_text_stops_the_export(
+    build_project: Callable[..., Project], tmp_path: Path
+) -> None:
+    project = build_project(str(tmp_path / "p"))
+    review.decide(project, SENIOR, "R2", "importance:Figure 3", "optional", "clinical_judgement",
+                  "Agreed with Dr Ben Okafor on the phone.")
+    review.green_light(project, SENIOR, "R2")
+    out = tmp_path / "release"
+    with pytest.raises(PrivacyError) as caught:
+        export_release(project, CURATOR, out, version="1.0.0", include_comments=True)
+    assert any(f.startswith("release.json: line") and f.endswith("names user 'Dr Ben Okafor'")
+               for f in caught.value.findings)
+    assert "nothing was written" in str(caught.value)
+    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["p"]
+    # without the comments the reason text stays in the project and the export goes ahead
+    export_release(project, CURATOR, out, version="1.0.0")
+    assert "Okafor" not in (out / "release.json").read_text("utf-8")
+
+
+def test_an_image_that_was_not_de_identified_stops_the_export(
+    build_project: Callable[..., Project], tmp_path: Path
+) -> None:
+    project = build_project(str(tmp_path / "p"), deidentify=False)
+    with pytest.raises(PrivacyError) as caught:
+        export_release(project, CURATOR, tmp_path / "release", version="1.0.0")
+    assert any(f.startswith("R1: img/f4.dcm: not de-identified") for f in caught.value.findings)
+    assert not (tmp_path / "release").exists()

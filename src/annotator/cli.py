@@ -246,6 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--level", required=True, choices=["nominal", "ordinal", "interval", "ratio"])
     p.add_argument("--order", help="comma-separated order of ordinal labels")
     p.add_argument("--json", action="store_true")
+    from annotator.agreement.commands import add_arguments as agreement_arguments
+    from annotator.agreement.commands import cmd_agreement
+
+    p = add("agreement", cmd_agreement, "inter-annotator agreement report (curators only)")
+    agreement_arguments(p)
     p = add("gui", cmd_gui, "start the desktop app")
     p.add_argument("--page", choices=["annotate", "sme", "review", "agreement", "export"])
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")

@@ -11,76 +11,37 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtSvgWidgets import QSvgWidget
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QMessageBox,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QStackedWidget,
     QTableView,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from annotator.gui.actions import ActionSpec
 from annotator.gui.context import GuiContext
+from annotator.gui.pages import agreement_tabs as tabs
 from annotator.gui.pages.agreement_models import FamilyTableModel, PairMatrixModel
+from annotator.gui.workers import run_in_background
 
+ACTIONS = (
+    ActionSpec("agreement.refresh", "Recompute agreement", "F5", "Agreement", context="page"),
+    ActionSpec("agreement.export_csv", "Export agreement CSV", "", "Agreement", context="page"),
+    ActionSpec("agreement.export_html", "Export agreement HTML", "", "Agreement",
+               context="page"),
+)
 REFUSAL = ("The agreement figures are for curators only: annotators stay blind to each "
            "other's labels.\n\n{reason}")
-
-
-class _Signals(QObject):
-    done = Signal(object)  # the function's result
-    failed = Signal(object)  # the exception it raised
-
-
-class _Task(QRunnable):
-    """Runs ``work()`` on a pool thread and reports through signals (no widget access)."""
-
-    def __init__(self, work: Callable[[], Any]) -> None:
-        super().__init__()
-        self.work = work
-        self.signals = _Signals()
-
-    def run(self) -> None:
-        try:
-            result = self.work()
-        except Exception as exc:  # reported to the GUI thread, shown there
-            self.signals.failed.emit(exc)
-        else:
-            self.signals.done.emit(result)
-
-
-def _svg_widget(svg: str) -> QSvgWidget:
-    widget = QSvgWidget()
-    widget.load(QByteArray(svg.encode("utf-8")))
-    widget.setFixedSize(widget.renderer().defaultSize())
-    return widget
-
-
-def _table_widget(header: list[str], rows: list[list[Any]]) -> QTableWidget:
-    table = QTableWidget(len(rows), len(header))
-    table.setHorizontalHeaderLabels(header)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            table.setItem(r, c, QTableWidgetItem(str(value)))
-    table.resizeColumnsToContents()
-    table.horizontalHeader().setStretchLastSection(True)
-    table.verticalHeader().setVisible(False)
-    return table
 
 
 class Page(QWidget):
@@ -94,7 +55,10 @@ class Page(QWidget):
         super().__init__()
         self.context = context
         self.report: dict[str, Any] | None = None
-        self._task: _Task | None = None
+        self._computing = 0  # generation of the running computation (0: none)
+        self._generation = 0
+        self._started = False
+        self._closed = False
         self.table_model = FamilyTableModel(self)
         self.pair_model = PairMatrixModel(self)
         layout = QVBoxLayout(self)
@@ -127,6 +91,11 @@ class Page(QWidget):
         self._build_overview()
         self._set_exports(False)
         self._show_message("The figures are computed when this page is first shown.")
+        if context.actions is not None:
+            handlers = {"agreement.refresh": self.refresh, "agreement.export_csv": self._ask_csv,
+                        "agreement.export_html": self._ask_html}
+            for spec in ACTIONS:
+                context.actions.register(spec, handlers[spec.id], self, page="agreement")
 
     # --- layout -------------------------------------------------------------------------
 
@@ -146,18 +115,26 @@ class Page(QWidget):
         self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.pair_title = QLabel("")
         self.chart_holder = QVBoxLayout()
+        self.family_disagreements = tabs.table_widget(["Disagreement", "Rating pairs"], [])
+        self.family_cases = tabs.table_widget(["Case", "Disagreeing pairs", "Items"], [])
+        self.family_cases.cellDoubleClicked.connect(
+            lambda r, _c: self.open_case(self.family_cases.item(r, 0).text()))
         bottom = QWidget()
         row = QHBoxLayout(bottom)
         left = QVBoxLayout()
         left.addWidget(self.pair_title)
-        left.addWidget(self.pairs, 1)
+        left.addWidget(self.pairs, 2)
+        details = QHBoxLayout()
+        details.addWidget(self.family_disagreements, 2)
+        details.addWidget(self.family_cases, 3)
+        left.addLayout(details, 3)
         row.addLayout(left, 1)
         row.addLayout(self.chart_holder)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.table)
-        splitter.addWidget(bottom)
-        splitter.setSizes([430, 300])
-        self.tabs.addTab(splitter, "Table 8 and pairs")
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(bottom)
+        self.splitter.setSizes([360, 400])
+        self.tabs.addTab(self.splitter, "Table 8 and pairs")
 
     def _replace_tab(self, index: int, widget: QWidget, title: str) -> None:
         if self.tabs.count() > index:
@@ -166,122 +143,78 @@ class Page(QWidget):
             old.deleteLater()
         self.tabs.insertTab(index, widget, title)
 
-    def _scroll(self, inner: QWidget) -> QScrollArea:
-        area = QScrollArea()
-        area.setWidget(inner)
-        area.setWidgetResizable(True)
-        return area
-
-    def _summary_tab(self, report: dict[str, Any]) -> QWidget:
-        from annotator.agreement.charts import overview_chart, timeline_chart
-        from annotator.agreement.tables import table7_rows
-
-        inner = QWidget()
-        grid = QGridLayout(inner)
-        rows = table7_rows(report)
-        grid.addWidget(QLabel("<b>Annotation quantity and quality (Table 7)</b>"), 0, 0)
-        self.table7 = _table_widget(["Metric", "Value"], rows)
-        grid.addWidget(self.table7, 1, 0)
-        grid.addWidget(_svg_widget(overview_chart(report)), 1, 1)
-        grid.addWidget(_svg_widget(timeline_chart(report)), 2, 1)
-        basis = report["basis"]
-        left_out = [[e["case_id"], e.get("figure", ""), e["detail"]]
-                    for e in basis["excluded_cases"] + basis["excluded_exams"]]
-        grid.addWidget(QLabel("<b>Left out of the figures</b>"), 2, 0,
-                       Qt.AlignmentFlag.AlignBottom)
-        grid.addWidget(_table_widget(["Case", "Exam", "Why"], left_out), 3, 0)
-        grid.setRowStretch(3, 1)
-        return self._scroll(inner)
-
-    def _charts_tab(self, report: dict[str, Any]) -> QWidget:
-        from annotator.agreement.charts import family_chart
-
-        inner = QWidget()
-        grid = QGridLayout(inner)
-        for i, fam in enumerate(report["families"]):
-            grid.addWidget(_svg_widget(family_chart(fam)), i // 2, i % 2)
-        grid.setRowStretch(len(report["families"]) // 2 + 1, 1)
-        return self._scroll(inner)
-
-    def _cases_tab(self, report: dict[str, Any]) -> QWidget:
-        rows = [[c["case_id"], c["disagreeing_pairs"],
-                 ", ".join(f"{k}: {v}" for k, v in c["by_family"].items())]
-                for c in report["top_cases"]]
-        self.cases = _table_widget(["Case", "Disagreeing rating pairs", "By family"], rows)
-        self.cases.cellDoubleClicked.connect(lambda r, _c: self.open_case(rows[r][0]))
-        box = QWidget()
-        column = QVBoxLayout(box)
-        column.addWidget(QLabel("Cases contributing most disagreement; double-click one to "
-                                "open it in meta-review."))
-        column.addWidget(self.cases, 1)
-        return box
-
-    def _annotators_tab(self, report: dict[str, Any]) -> QWidget:
-        headline = (("importance", "essential"), ("difficulty", "hard"), ("rarity", "rare"),
-                    ("discard", "discard"), ("meta_ok", "not correct"))
-        from annotator.agreement.tables import fmt_pct
-
-        rows = []
-        for a in report["annotators"]:
-            dist = a["label_distribution"]
-            rows.append([a["label"], a["name"], a["assigned"], a["submitted"], a["open"],
-                         a["in_basis"],
-                         *(fmt_pct((dist.get(f) or {}).get(lab)) for f, lab in headline)])
-        header = ["Annotator", "Name", "Assigned", "Submitted", "Open", "In these figures",
-                  "Essential", "Hard", "Rare", "Discarded", "Metadata not correct"]
-        return _table_widget(header, rows)
-
     # --- behaviour ----------------------------------------------------------------------
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if self.report is None and self._task is None and self.context.project is not None:
+        if not self._started:
             self.refresh()
-        elif self.context.project is None:
-            self._show_message("Open a project to see its agreement figures.")
 
     def refresh(self) -> None:
         """Recompute the report on a pool thread (the page stays responsive)."""
         from annotator.services.agreement import agreement_report
 
+        self._started = True
         project, user = self.context.project, self.context.user
         if project is None:
             self._show_message("Open a project to see its agreement figures.")
             return
         self.status.setText("Computing agreement…")
         self.refresh_button.setEnabled(False)
-        task = _Task(lambda: agreement_report(project, user or ""))
-        task.signals.done.connect(self._show_report)
-        task.signals.failed.connect(self._show_error)
-        self._task = task
-        QThreadPool.globalInstance().start(task)
+        self._generation += 1
+        generation = self._computing = self._generation
+        run_in_background(lambda: agreement_report(project, user or ""),
+                          lambda report: self._finished(generation, report),
+                          lambda exc: self._finished(generation, None, exc))
 
-    def _show_report(self, report: dict[str, Any]) -> None:
-        from annotator.agreement.charts import family_chart  # noqa: F401  (warm import)
+    def ready(self) -> bool:
+        """True when no computation is running (the screenshot mode waits for this)."""
+        return self._closed or not self._computing
 
-        self._task = None
-        self.report = report
+    def shutdown(self) -> None:
+        """The window is closing or rebuilding its pages: drop any late result."""
+        self._closed = True
+
+    def _finished(self, generation: int, report: dict[str, Any] | None,
+                  exc: BaseException | None = None) -> None:
+        import shiboken6
+
+        if self._closed or generation != self._generation or not shiboken6.isValid(self):
+            return  # a newer computation is running, or the page is gone
+        self._computing = 0
         self.refresh_button.setEnabled(True)
         self.status.setText("")
+        if report is not None:
+            self._show_report(report)
+        else:
+            self._show_error(exc or RuntimeError("no result"))
+
+    def _show_report(self, report: dict[str, Any]) -> None:
+        self.report = report
         self.basis.setText(report["basis"]["statement"])
         self.table_model.set_report(report)
-        self._replace_tab(1, self._summary_tab(report), "Table 7 and timeline")
-        self._replace_tab(2, self._charts_tab(report), "Charts")
-        self._replace_tab(3, self._cases_tab(report), "Cases")
-        self._replace_tab(4, self._annotators_tab(report), "Annotators")
+        summary, self.table7 = tabs.summary_tab(report)
+        self._replace_tab(1, summary, "Table 7 and timeline")
+        self._replace_tab(2, tabs.charts_tab(report), "Charts")
+        cases, self.cases = tabs.cases_tab(report, self.open_case)
+        self._replace_tab(3, cases, "Cases")
+        self._replace_tab(4, tabs.annotators_tab(report), "Annotators")
         self.table.resizeColumnsToContents()
+        self.table.resizeRowsToContents()
+        # The table is as tall as its rows; the pairs and the chart get the rest.
+        rows = sum(self.table.rowHeight(r) for r in range(self.table_model.rowCount()))
+        self.table.setMaximumHeight(
+            rows + self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+            + 4)
         self.table.selectRow(0)
         self._select_family(0)
         self.stack.setCurrentWidget(self.tabs)
         self._set_exports(True)
         self.report_ready.emit(report)
 
-    def _show_error(self, exc: Exception) -> None:
+    def _show_error(self, exc: BaseException) -> None:
         from annotator.errors import AnnotatorError, PermissionDenied
 
-        self._task = None
-        self.refresh_button.setEnabled(True)
-        self.status.setText("")
         if isinstance(exc, PermissionDenied):
             self._show_message(REFUSAL.format(reason=exc))
             self.refresh_button.setEnabled(False)
@@ -308,6 +241,13 @@ class Page(QWidget):
             return
         fam = self.table_model.family_at(row)
         self.pair_model.set_family(fam)
+        kinds = [[" vs ".join(d["labels"]), d["pairs"]] for d in fam["disagreements"]]
+        types = (fam.get("details") or {}).get("disagreement_types") or {}
+        kinds += [[f"order: {k.replace('_', ' ')}", n] for k, n in types.items()]
+        tabs.fill(self.family_disagreements, ["Disagreement", "Rating pairs"], kinds)
+        tabs.fill(self.family_cases, ["Case", "Disagreeing pairs", "Items (double-click: review)"],
+              [[c["case_id"], c["disagreeing_pairs"], ", ".join(c["items"])]
+               for c in fam["top_cases"]])
         self.pair_title.setText(f"<b>Annotator pairs: {fam['title']}</b> (agreement · Cohen's "
                                 "κ, n shared units; κ n/a below the minimum)")
         while self.chart_holder.count():
@@ -316,7 +256,7 @@ class Page(QWidget):
                 item.widget().deleteLater()
         from annotator.agreement.charts import family_chart
 
-        self.chart = _svg_widget(family_chart(fam))
+        self.chart = tabs.svg_widget(family_chart(fam))
         self.chart_holder.addWidget(self.chart)
         self.chart_holder.addStretch(1)
 
@@ -327,8 +267,10 @@ class Page(QWidget):
         if hasattr(window, "show_page") and "review" in getattr(window, "page_ids", []):
             window.show_page("review")
             review = window.page("review")
-            if hasattr(review, "open_case"):
-                review.open_case(case_id)
+            for name in ("load_case", "open_case"):
+                if callable(getattr(review, name, None)):
+                    getattr(review, name)(case_id)
+                    break
 
     # --- export -------------------------------------------------------------------------
 
@@ -348,6 +290,8 @@ class Page(QWidget):
 
     def _ask(self, title: str, default: str, pattern: str,
              write: Callable[[Path], Path]) -> None:
+        if self.report is None:
+            return  # nothing on screen to export (the buttons are disabled then)
         name, _ = QFileDialog.getSaveFileName(self, title, default, pattern)
         if not name:
             return

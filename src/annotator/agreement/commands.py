@@ -1,0 +1,58 @@
+"""``annotator --project P [--as USER] agreement [--json | --csv FILE | --html FILE]``.
+
+Without an option it prints the Table 7 summary and the Table 8 rows as text. Only
+curators may run it (the service refuses everyone else with a one-line error).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def _print_tables(report: dict[str, Any]) -> None:
+    from annotator.agreement.tables import table7_rows, table8_rows
+
+    print(report["basis"]["statement"])
+    print()
+    for metric, value in table7_rows(report):
+        print(f"{metric}: {value}")
+    print()
+    for row in table8_rows(report):
+        family, agreement, ci, metric, common, resolved, notes = row[:7]
+        print(f"{family}: {agreement} {ci}; {metric}")
+        print(f"    most common disagreement: {common}; resolved: {resolved}; {notes}")
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    """Compute the project's agreement report and print or write it; returns the exit code."""
+    from annotator.agreement.html_report import write_html
+    from annotator.agreement.tables import write_csv
+    from annotator.cli import _actor, _print_json, _project
+    from annotator.services.agreement import agreement_report
+
+    project = _project(args)
+    try:
+        report = agreement_report(project, _actor(project, args))
+    finally:
+        project.close()
+    csv_path = getattr(args, "csv", None)
+    html_path = getattr(args, "html", None)
+    if getattr(args, "json", False):
+        _print_json(report)
+    elif csv_path:
+        print(f"wrote {write_csv(report, Path(csv_path))}")
+    elif html_path:
+        print(f"wrote {write_html(report, Path(html_path))}")
+    else:
+        _print_tables(report)
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the ``agreement`` subcommand (one output at a time)."""
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    out.add_argument("--csv", metavar="FILE", help="write the Table 8 layout as CSV")
+    out.add_argument("--html", metavar="FILE", help="write the HTML report with charts")

@@ -1,0 +1,88 @@
+"""The agreement report of a project, for curators only (annotators stay blind).
+
+Loads the basis from the store (every case's current draft, the labels each annotator
+submitted, submission times, progress per annotator) and hands it to the pure core
+(:mod:`annotator.agreement.report`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.agreement.families import ReportOptions
+from annotator.agreement.project_data import (
+    AnnotatorProgress,
+    CaseRecord,
+    ProjectBasis,
+    Submission,
+    build_basis,
+)
+from annotator.agreement.report import build_report
+from annotator.domain.states import AnnotationState, Role
+from annotator.services.project import Project
+from annotator.services.users import require_role
+from annotator.store.schema import Annotation, Case, CaseRevision, User
+
+DOING = "viewing inter-annotator agreement"
+
+
+def load_basis(session: Session) -> ProjectBasis:
+    """Every case with its active annotations, as the core's basis (rules applied there)."""
+    cases = list(session.scalars(select(Case).order_by(Case.case_id)))
+    revision_ids = [c.current_revision_id for c in cases if c.current_revision_id is not None]
+    contents = {
+        r.id: r.content
+        for r in session.scalars(select(CaseRevision).where(CaseRevision.id.in_(revision_ids)))
+    }
+    active = list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
+    by_case: dict[Any, list[Annotation]] = defaultdict(list)
+    for annotation in active:
+        by_case[annotation.case_pk].append(annotation)
+    records = []
+    for case in cases:
+        rows = by_case.get(case.id, [])
+        submissions = [
+            Submission(str(a.annotator_id), dict(a.submitted_labels or {}), a.submitted_at)
+            for a in rows
+            if a.state == AnnotationState.SUBMITTED.value
+        ]
+        records.append(CaseRecord(
+            case.case_id,
+            case.state,
+            contents.get(case.current_revision_id, {}) if case.current_revision_id else {},
+            submissions,
+            tuple(str(a.annotator_id) for a in rows),
+            case.state_reason or "",
+        ))
+    progress = []
+    with_work = {a.annotator_id for a in active}
+    for user in session.scalars(select(User).order_by(User.name)):
+        if user.id not in with_work and Role.ANNOTATOR.value not in user.role_names:
+            continue
+        mine = [a for a in active if a.annotator_id == user.id]
+        submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
+        progress.append(AnnotatorProgress(str(user.id), user.name, len(mine), submitted))
+    return build_basis(records, progress)
+
+
+def agreement_report(
+    project: Project, actor: str, options: ReportOptions | None = None
+) -> dict[str, Any]:
+    """The agreement report (see :func:`annotator.agreement.report.build_report`).
+
+    Raises PermissionDenied unless ``actor`` has the curator role.
+    """
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, DOING)
+        basis = load_basis(session)
+    return build_report(basis, options)
+
+
+def check_curator(project: Project, actor: str | None) -> None:
+    """Raise PermissionDenied unless ``actor`` may see agreement figures (for the GUI)."""
+    with project.tx() as session:
+        require_role(session, actor or "", Role.CURATOR, DOING)

@@ -24,6 +24,7 @@ from annotator.errors import AnnotatorError
 COMMAND_MODULES: tuple[str, ...] = (
     "annotator.sync.commands",
     "annotator.export.commands",
+    "annotator.review.commands",
 )
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)

@@ -81,6 +81,11 @@ def _compare_key(key: str, value: Any) -> Any:
     return value
 
 
+def same_value(key: str, first: Any, second: Any) -> bool:
+    """True when two values of an item mean the same (metadata compared normalised)."""
+    return repr(_compare_key(key, first)) == repr(_compare_key(key, second))
+
+
 def _plain(entry: Any) -> Any:
     return entry.get("value") if isinstance(entry, dict) and "how" in entry else entry
 

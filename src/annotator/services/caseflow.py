@@ -31,6 +31,12 @@ def refresh_case_state(session: Session, case: Case, actor: str) -> str:
         case.state = new.value
         case.updated_at = utcnow()
         record(session, actor, "case_state", case_pk=case.id, before=before, after=new.value)
+        if new is CaseState.IN_REVIEW:
+            # Conflicts and reviewer letters are recorded the moment a case enters review.
+            from annotator.services.review_detect import on_enter_review
+
+            session.flush()
+            on_enter_review(session, case)
     return case.state
 
 

@@ -129,29 +129,25 @@ def _pick(item: Item, rng: random.Random) -> Any:
     return values[rng.randrange(len(values))]
 
 
-def _adjudicate_for_release(project: Project, case_id: str, rng: random.Random) -> None:
-    """The senior decides every conflict, keeps the draft's key exam essential, green-lights."""
-    note = "Decided on the images; see the adjudication note."
-    for item in review.review_case(project, case_id).final.open:
-        review.decide(
-            project, SENIOR, case_id, item.key, _pick(item, rng), "clinical_judgement", note
-        )
+def _keep_key_exam_essential(project: Project, case_id: str) -> None:
+    """If every reviewer demoted the draft's key exam, the senior restores it (protocol)."""
     state = review.review_case(project, case_id)
-    if any("no essential exam" in b for b in state.blockers):
-        key_exam = next(
-            k
-            for k, v in suggestions(_draft(project, case_id)).items()
-            if k.startswith("importance:") and v == "essential"
-        )
-        review.decide(
-            project,
-            SENIOR,
-            case_id,
-            key_exam,
-            "essential",
-            "protocol",
-            "The diagnosis cannot be made without this exam.",
-        )
+    if state.state == "green_lit" or not any("no essential exam" in b for b in state.blockers):
+        return
+    key_exam = next(
+        k
+        for k, v in suggestions(_draft(project, case_id)).items()
+        if k.startswith("importance:") and v == "essential"
+    )
+    review.decide(
+        project,
+        SENIOR,
+        case_id,
+        key_exam,
+        "essential",
+        "protocol",
+        "The diagnosis cannot be made without this exam.",
+    )
     review.green_light(project, SENIOR, case_id)
 
 
@@ -186,8 +182,9 @@ def replay_work(project: Project) -> DemoPlan:
             annotating.submit(project, name, case_id)
     with tempfile.TemporaryDirectory(prefix="annotator-demo-offline-") as workdir:
         demo_offline_round_trip(project, offline_name, offline, Path(workdir))
+    review.demo_adjudicate(project, SENIOR, plan.green_lit)
     for case_id in plan.green_lit:
-        _adjudicate_for_release(project, case_id, rng)
+        _keep_key_exam_essential(project, case_id)
     for case_id in plan.excluded:
         review.decide(
             project,

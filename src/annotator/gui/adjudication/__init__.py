@@ -1,0 +1,1 @@
+"""Widgets of the meta-review page (``annotator.gui.pages.review``)."""

@@ -1,0 +1,49 @@
+"""Connecting the review page's actions (``keymap``) to what they do.
+
+Every action goes through the shared ActionRegistry, so the shortcut sheet, conflict
+detection and rebinding see all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from annotator.gui.actions import ActionRegistry
+from annotator.gui.adjudication.keymap import PICK_LETTERS, REASON_KEYS, REVIEW_ACTIONS
+
+if TYPE_CHECKING:
+    from annotator.gui.adjudication.page import ReviewPage
+
+
+def register_actions(page: ReviewPage) -> None:
+    """Create the page's actions in the registry (page context: they fire on this page)."""
+    registry = page.context.actions
+    if registry is None:
+        registry = ActionRegistry(page)
+        page.context.actions = registry
+    table: dict[str, Callable[[], None]] = {
+        # *_ swallows QAction.triggered's "checked" argument.
+        **{f"review.pick.{x}": (lambda *_, x=x: page.pick(x)) for x in PICK_LETTERS},
+        **{
+            f"review.reason.{n}": (lambda *_, n=n: page.panel.choose_reason(n - 1))
+            for n in range(1, REASON_KEYS + 1)
+        },
+        "review.edit": page.edit,
+        "review.text": lambda: page.panel.text.setFocus(),
+        "review.confirm": page.confirm,
+        "review.confirm.keypad": page.confirm,
+        "review.reopen": page.reopen,
+        "review.green_light": page.green_light,
+        "review.exclude": page.exclude,
+        "review.item.next": lambda: page.table.step(1),
+        "review.item.previous": lambda: page.table.step(-1),
+        "review.case.next": lambda: page.queue.step(1),
+        "review.case.previous": lambda: page.queue.step(-1),
+        "review.focus.queue": lambda: page.queue.list.setFocus(),
+        "review.refresh": lambda: page.refresh(),
+        "review.bulk.green_light": page.bulk_green,
+        "review.bulk.optional": page.bulk_optional,
+    }
+    for spec in REVIEW_ACTIONS:
+        registry.register(spec, table[spec.id], page, page="review")

@@ -1,0 +1,190 @@
+"""``annotator review``: the meta-review from the command line (scripts and the demo use it).
+
+``--list`` and ``--decide`` use the same stored reviewer letters as the review page, so
+``--value B`` means the annotator shown as Reviewer B everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from annotator.errors import AnnotatorError
+
+_TEXT_WIDTH = 60
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``review`` subcommand to the ``annotator`` parser."""
+    p = subparsers.add_parser(
+        "review",
+        help="meta-review: list conflicts, decide them, green-light or exclude cases",
+        description="Meta-review: conflicts in order of benchmark impact, decisions with a "
+        "reason code, the green light and exclusions.",
+    )
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--list", action="store_true", help="conflicts, most important first")
+    what.add_argument("--status", action="store_true", help="counts of conflicts and cases")
+    what.add_argument("--show", metavar="CASE", help="one case: items, notes, blockers")
+    what.add_argument("--decide", nargs=2, metavar=("CASE", "ITEM"), help="decide one item")
+    what.add_argument("--reopen", nargs=2, metavar=("CASE", "ITEM"), help="withdraw a decision")
+    what.add_argument("--green-light", metavar="CASE", help="green-light a case")
+    what.add_argument(
+        "--green-light-unanimous", action="store_true", help="green-light every unanimous case"
+    )
+    what.add_argument("--exclude", metavar="CASE", help="exclude a case as irresolvable")
+    what.add_argument("--reinstate", metavar="CASE", help="bring an excluded case back")
+    what.add_argument(
+        "--bulk", metavar="TYPE", help="decide every open conflict of TYPE with --value"
+    )
+    what.add_argument(
+        "--split", nargs="*", metavar="ADJUDICATOR", help="share cases among adjudicators"
+    )
+    what.add_argument("--feedback", metavar="CASE", help="your labels that differ from final")
+    p.add_argument("--value", help="a reviewer letter (A, B, ...), JSON, or a bare word")
+    p.add_argument(
+        "--reason", help="reason code (--decide, --bulk) or reason text (--exclude, ...)"
+    )
+    p.add_argument("--text", default="", help="optional text beside the reason code")
+    p.add_argument("--open", action="store_true", help="--list: only open conflicts")
+    p.add_argument("--all", action="store_true", help="--list: include auto-resolved items")
+    p.add_argument("--case", action="append", metavar="CASE", help="--list: only these cases")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=handler)
+
+
+def _need(args: argparse.Namespace, *names: str) -> None:
+    missing = [f"--{n}" for n in names if not getattr(args, n)]
+    if missing:
+        raise AnnotatorError(f"this review action needs {' and '.join(missing)}")
+
+
+def short(value: Any) -> str:
+    """A value in one short line (order boards read as ``Figure 1 < Figure 2``)."""
+    from annotator.review.order_board import board_text
+
+    if value is None:
+        return "-"
+    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
+        if all(v is None or isinstance(v, int) for v in value.values()):
+            return board_text(value)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= _TEXT_WIDTH else text[: _TEXT_WIDTH - 1] + "…"
+
+
+def handler(args: argparse.Namespace) -> int:
+    """Run the review action the arguments name."""
+    from annotator.cli import _actor, _print_json, _project
+    from annotator.services import review, review_actions, review_queue, review_reopen
+
+    project = _project(args)
+    if args.list:
+        items = review_queue.list_items(
+            project, include_auto=args.all, only_open=args.open, case_ids=args.case
+        )
+        if args.json:
+            _print_json([i.as_json() for i in items])
+        for i in items if not args.json else []:
+            values = "  ".join(f"{k}={short(v)}" for k, v in i.values.items())
+            print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
+        return 0
+    if args.status:
+        counts = review_queue.review_status(project)
+        if args.json:
+            _print_json(counts)
+        else:
+            for key, value in counts.items():
+                print(f"{key:<22} {value}")
+        return 0
+    if args.show:
+        return _show(project, args)
+    if args.feedback:
+        return _feedback(project, _actor(project, args), args)
+    actor = _actor(project, args)
+    if args.decide:
+        _need(args, "value", "reason")
+        case_id, key = args.decide
+        result = review_actions.decide_value(
+            project, actor, case_id, key, args.value, args.reason, args.text
+        )
+        print(f"{case_id} {key}: decided ({args.reason}); case is {result.state}")
+        for blocker in result.blockers:
+            print(f"    not green yet: {blocker}")
+    elif args.reopen:
+        _need(args, "reason")
+        review_reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
+        print(f"{args.reopen[0]} {args.reopen[1]}: decision reopened")
+    elif args.green_light:
+        review.green_light(project, actor, args.green_light)
+        print(f"{args.green_light}: green-lit")
+    elif args.green_light_unanimous:
+        outcome = review_actions.green_light_unanimous(project, actor)
+        print(f"{len(outcome.done)} case(s) green-lit: {', '.join(outcome.done) or '-'}")
+        for case_id, why in outcome.skipped.items():
+            print(f"    {case_id}: {why}")
+    elif args.exclude:
+        _need(args, "reason")
+        review.exclude(project, actor, args.exclude, args.reason)
+        print(f"{args.exclude}: excluded ({args.reason})")
+    elif args.reinstate:
+        _need(args, "reason")
+        review_reopen.reinstate(project, actor, args.reinstate, args.reason)
+        print(f"{args.reinstate}: reinstated")
+    elif args.bulk:
+        _need(args, "value", "reason")
+        outcome = review_actions.bulk_decide(
+            project, actor, args.value, args.reason, args.text, disagreement=args.bulk
+        )
+        print(f"{len(outcome.done)} conflict(s) decided as {args.value}")
+        for where, why in outcome.skipped.items():
+            print(f"    skipped {where}: {why}")
+    elif args.split is not None:
+        given = review_actions.split_cases(project, actor, args.split or None)
+        for name, cases in given.items():
+            print(f"{name}: {len(cases)} case(s) {', '.join(cases)}")
+    return 0
+
+
+def _show(project: Any, args: argparse.Namespace) -> int:
+    from annotator.cli import _print_json
+    from annotator.review.textdiff import diff_text
+    from annotator.services.review_view import case_detail
+
+    detail = case_detail(project, args.show)
+    if args.json:
+        _print_json(detail.as_json())
+        return 0
+    print(f"{detail.case_id}  {detail.title}  [{detail.state}]  reviewers: {detail.letters}")
+    for item in detail.items:
+        print(f"  {item.state:<13} {item.key}  ({item.disagreement or 'agreed'})")
+        texts = [v for v in item.values.values() if isinstance(v, str)]
+        if item.kind == "conflict" and len(texts) == len(item.values) and len(texts) > 1:
+            print(f"      {diff_text(texts[0], texts[1])}")
+        else:
+            for letter, value in item.values.items():
+                print(f"      {letter}: {short(value)}")
+    for letter, notes in detail.notes.items():
+        for note in notes:
+            print(f"  Reviewer {letter} {note.kind} ({note.where}): {note.text}")
+    for blocker in detail.blockers:
+        print(f"  not green yet: {blocker}")
+    return 0
+
+
+def _feedback(project: Any, annotator: str, args: argparse.Namespace) -> int:
+    from annotator.cli import _print_json
+    from annotator.services.review_feedback import feedback
+
+    result = feedback(project, annotator, args.feedback)
+    if args.json:
+        _print_json([i.__dict__ for i in result.items])
+        return 0
+    if result.exclusion:
+        print(f"{result.case_id} was excluded: {result.exclusion}")
+    if not result.items:
+        print(f"{result.case_id}: your labels are the final values")
+    for i in result.items:
+        why = (i.reason_code or "") + (f": {i.reason_text}" if i.reason_text else "")
+        print(f"{i.label}: yours {short(i.yours)}, final {short(i.final)} ({why or 'no decision'})")
+    return 0

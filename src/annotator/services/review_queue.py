@@ -1,0 +1,249 @@
+"""The meta-review queue: conflicts in order of benchmark impact, per item and per case.
+
+Reading the queue first records any detection that is missing (a case that entered review
+since), so the queue, ``review --list`` and the page always show stored detections with
+their stored reviewer letters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.domain.labels import split_key
+from annotator.domain.states import CaseState
+from annotator.review.conflicts import item_label, item_status
+from annotator.review.disagreement import bulk_resolvable, impact
+from annotator.services.project import Project
+from annotator.services.review import decision_rows, review_in
+from annotator.services.review_detect import detected_items, sync_all
+from annotator.store.schema import Adjudication, Case, DetectedItem, ReviewRecord
+
+_STATUS_RANK = {"open": 0, "decided": 1, "overridden": 2, "moot": 3, "auto_resolved": 4}
+
+
+@dataclass(frozen=True)
+class Decision:
+    value: Any
+    reason_code: str
+    reason_text: str
+    adjudicator: str
+    decided_at: str  # ISO 8601
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One detected item of a case as the adjudicator sees it (values by reviewer letter)."""
+
+    case_id: str
+    key: str
+    family: str
+    item: str
+    label: str
+    values: dict[str, Any]
+    disagreement: str | None
+    kind: str  # conflict | auto_resolved
+    state: str  # open | decided | moot | auto_resolved | overridden
+    case_state: str
+    impact: int
+    bulk: bool
+    final: Any  # the decided or agreed value (None while open)
+    decision: Decision | None
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``review --list --json`` object."""
+        return {
+            "case_id": self.case_id,
+            "key": self.key,
+            "family": self.family,
+            "item": self.item,
+            "values": self.values,
+            "disagreement": self.disagreement,
+            "state": self.state,
+            "case_state": self.case_state,
+            "impact": self.impact,
+            "bulk": self.bulk,
+            "final": self.final,
+            "decision": None if self.decision is None else self.decision.__dict__,
+        }
+
+
+def sort_key(item: QueueItem) -> tuple[int, int, str, str]:
+    """Open conflicts first, by impact, then decided, moot and auto-resolved items."""
+    return (_STATUS_RANK[item.state], item.impact, item.case_id, item.key)
+
+
+def _decision(row: Adjudication) -> Decision:
+    return Decision(
+        row.value, row.reason_code, row.reason_text, row.adjudicator, row.decided_at.isoformat()
+    )
+
+
+def case_queue_items(session: Session, case: Case) -> list[QueueItem]:
+    """Every detected item of one case, sorted for the adjudicator."""
+    rows = detected_items(session, case)
+    decided = decision_rows(session, case)
+    discard = decided.get("discard")
+    out = (discard is not None and discard.value is not None) or (
+        case.state == CaseState.EXCLUDED.value
+    )
+    items = []
+    for row in rows:
+        state = item_status(row.kind, row.key, decided, out)
+        decision = decided.get(row.key)
+        if decision is not None:
+            final = decision.value
+        elif row.kind == "auto_resolved":
+            final = next(iter(row.by_letter.values()), None)
+        else:
+            final = None
+        items.append(
+            QueueItem(
+                case_id=case.case_id,
+                key=row.key,
+                family=row.family,
+                item=split_key(row.key)[1],
+                label=item_label(row.key),
+                values=dict(row.by_letter),
+                disagreement=row.disagreement,
+                kind=row.kind,
+                state=state,
+                case_state=case.state,
+                impact=impact(row.family, row.disagreement) if row.kind == "conflict" else 10,
+                bulk=bulk_resolvable(row.disagreement),
+                final=final,
+                decision=None if decision is None else _decision(decision),
+            )
+        )
+    return sorted(items, key=sort_key)
+
+
+def _reviewed_cases(session: Session) -> list[Case]:
+    # A case back in annotating (reopened) keeps its old detection but is not in the queue.
+    with_detection = select(DetectedItem.case_pk).distinct()
+    query = select(Case).where(
+        Case.id.in_(with_detection), Case.state != CaseState.ANNOTATING.value
+    )
+    return list(session.scalars(query.order_by(Case.case_id)))
+
+
+def list_items(
+    project: Project,
+    *,
+    include_auto: bool = False,
+    only_open: bool = False,
+    case_ids: list[str] | None = None,
+) -> list[QueueItem]:
+    """Conflicts of every reviewed case, most important first (``review --list``)."""
+    with project.tx() as session:
+        sync_all(session)
+        items = [
+            item
+            for case in _reviewed_cases(session)
+            if case_ids is None or case.case_id in case_ids
+            for item in case_queue_items(session, case)
+            if (include_auto or item.kind == "conflict") and (not only_open or item.state == "open")
+        ]
+    return sorted(items, key=sort_key)
+
+
+@dataclass(frozen=True)
+class CaseEntry:
+    """One case in the adjudicator's queue."""
+
+    case_id: str
+    title: str
+    state: str
+    open: int
+    decided: int
+    auto_resolved: int
+    top_impact: int | None  # impact group of the most important open conflict
+    top_disagreement: str | None
+    adjudicator: str | None  # assigned adjudicator, if the cases were split
+    blockers: list[str]
+
+    @property
+    def ready(self) -> bool:
+        return self.state == CaseState.IN_REVIEW.value and not self.blockers
+
+
+def _entry(session: Session, case: Case) -> CaseEntry:
+    items = case_queue_items(session, case)
+    open_items = [i for i in items if i.state == "open"]
+    record = session.get(ReviewRecord, case.id)
+    content_title = ""
+    blockers: list[str] = []
+    if case.state in (CaseState.IN_REVIEW.value, CaseState.GREEN_LIT.value):
+        review = review_in(session, case)
+        blockers = review.blockers
+        content_title = str(review.release.get("case_title") or "")
+    return CaseEntry(
+        case_id=case.case_id,
+        title=content_title,
+        state=case.state,
+        open=len(open_items),
+        decided=sum(i.state in ("decided", "overridden") for i in items),
+        auto_resolved=sum(i.state == "auto_resolved" for i in items),
+        top_impact=open_items[0].impact if open_items else None,
+        top_disagreement=open_items[0].disagreement if open_items else None,
+        adjudicator=record.adjudicator if record is not None else None,
+        blockers=blockers,
+    )
+
+
+def _queue_rank(entry: CaseEntry) -> tuple[int, int, str]:
+    if entry.open:
+        return (0, entry.top_impact or 0, entry.case_id)
+    group = {CaseState.IN_REVIEW.value: 1 if entry.ready else 2, CaseState.GREEN_LIT.value: 3}
+    return (group.get(entry.state, 4), 0, entry.case_id)
+
+
+def case_queue(project: Project, adjudicator: str | None = None) -> list[CaseEntry]:
+    """Reviewed cases: open conflicts by impact, then ready, blocked, green-lit, excluded.
+
+    With ``adjudicator``, only the cases assigned to them or to nobody.
+    """
+    with project.tx() as session:
+        sync_all(session)
+        entries = [_entry(session, case) for case in _reviewed_cases(session)]
+    if adjudicator is not None:
+        entries = [e for e in entries if e.adjudicator in (None, adjudicator)]
+    return sorted(entries, key=_queue_rank)
+
+
+def case_entry(project: Project, case_id: str) -> CaseEntry:
+    """One case's queue entry (the page updates a row after a decision without a reload)."""
+    from annotator.services.review import get_case
+    from annotator.services.review_detect import sync_case
+
+    with project.tx() as session:
+        case = get_case(session, case_id)
+        sync_case(session, case)
+        return _entry(session, case)
+
+
+def review_status(project: Project) -> dict[str, Any]:
+    """Counts for ``review --status``: conflicts by state, cases by state, open by type."""
+    items = list_items(project, include_auto=True)
+    with project.tx() as session:
+        states = list(session.scalars(select(Case.state)))
+    by_type: dict[str, int] = {}
+    for item in items:
+        if item.state == "open" and item.disagreement:
+            by_type[item.disagreement] = by_type.get(item.disagreement, 0) + 1
+    count = {s: sum(1 for i in items if i.state == s) for s in _STATUS_RANK}
+    return {
+        "conflicts_open": count["open"],
+        "conflicts_resolved": count["decided"],
+        "conflicts_moot": count["moot"],
+        "auto_resolved": count["auto_resolved"],
+        "overridden": count["overridden"],
+        "bulk_resolvable_open": sum(1 for i in items if i.state == "open" and i.bulk),
+        "cases_in_review": states.count(CaseState.IN_REVIEW.value),
+        "green_lit": states.count(CaseState.GREEN_LIT.value),
+        "excluded": states.count(CaseState.EXCLUDED.value),
+        "open_by_type": dict(sorted(by_type.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }

@@ -257,6 +257,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")
     p.add_argument("--size", default="1600x1000", metavar="WxH")
     p.add_argument("--case", metavar="ID")
+    p.add_argument(
+        "--as",
+        dest="as_user",
+        default=argparse.SUPPRESS,
+        metavar="USER",
+        help="act as this user (also accepted before the command)",
+    )
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(sub)
     return parser

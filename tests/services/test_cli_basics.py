@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from factories import make_case, write_case_file
 
 from annotator.cli import main
+from factories import make_case, write_case_file
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, Qt
+from PySide6.QtCore import QObject, QStandardPaths, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
@@ -34,6 +34,9 @@ def _bindings_file() -> Path:
 
 class ActionRegistry(QObject):
     """Creates QActions from specs, applies user rebinding, reports conflicts."""
+
+    changed = Signal(str)
+    """An action got a new shortcut (its id)."""
 
     def __init__(self, parent: QObject | None = None, bindings_file: Path | None = None) -> None:
         super().__init__(parent)
@@ -64,12 +67,44 @@ class ActionRegistry(QObject):
             if spec.context == "page"
             else Qt.ShortcutContext.WindowShortcut
         )
-        action.triggered.connect(handler)
+        # triggered() passes "checked"; handlers take no arguments.
+        action.triggered.connect(lambda _checked=False: handler())
         widget.addAction(action)
         self.specs[spec.id] = spec
         self.actions[spec.id] = action
         self._page_of[spec.id] = page
         return action
+
+    def unregister_page(self, page: str) -> None:
+        """Forget the actions of a page that is being rebuilt (e.g. after a user switch)."""
+        for action_id in [i for i, p in self._page_of.items() if p == page]:
+            self.specs.pop(action_id)
+            self._page_of.pop(action_id)
+            action = self.actions.pop(action_id)
+            action.deleteLater()
+
+    def unregister_owned_by(self, widget: QWidget) -> None:
+        """Forget the actions created on ``widget`` or its children (the page goes away)."""
+        for action_id, action in list(self.actions.items()):
+            owner = action.parent()
+            while owner is not None and owner is not widget:
+                owner = owner.parent()
+            if owner is widget:
+                self.specs.pop(action_id)
+                self._page_of.pop(action_id)
+                self.actions.pop(action_id)
+
+    def default(self, action_id: str) -> str:
+        """The shortcut an action has when the user has not rebound it."""
+        return self.specs[action_id].shortcut
+
+    def reset(self, action_id: str) -> list[tuple[str, str, str]]:
+        """Give an action back its default shortcut (refused on a conflict)."""
+        clashes = self.rebind(action_id, self.default(action_id))
+        if not clashes:
+            self.overrides.pop(action_id, None)
+            self._save()
+        return clashes
 
     def shortcut(self, action_id: str) -> str:
         return self.actions[action_id].shortcut().toString(QKeySequence.SequenceFormat.PortableText)
@@ -100,11 +135,25 @@ class ActionRegistry(QObject):
             action.setShortcut(old)
             return clashes
         self.overrides[action_id] = shortcut
+        self._save()
+        self.changed.emit(action_id)
+        return []
+
+    def _save(self) -> None:
         self.bindings_file.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.bindings_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.overrides, indent=1, sort_keys=True), encoding="utf-8")
         tmp.replace(self.bindings_file)
-        return []
+
+    def rows(self) -> list[tuple[str, str, str, str]]:
+        """(id, group, text, shortcut) for every action, by group then text."""
+        return sorted(
+            (
+                (spec.id, spec.group, spec.text, self.shortcut(spec.id))
+                for spec in self.specs.values()
+            ),
+            key=lambda row: (row[1], row[2]),
+        )
 
     def sheet(self) -> list[tuple[str, str, str]]:
         """(group, text, shortcut) rows for the shortcut sheet, grouped and sorted."""

@@ -1,36 +1,96 @@
-"""Starting the desktop app (and the offscreen screenshot mode used by docs and tests)."""
+"""Starting the desktop app (and the offscreen screenshot mode used by docs and tests).
+
+Identity: ``--as`` or ``$ANNOTATOR_USER`` first, else the person remembered on this
+machine for this project, else the window asks. Screenshots never ask: without an identity
+they show the first annotator with open work, so the picture has content.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+import time
+from typing import Any
+
+SCREENSHOT_WAIT_SECONDS = 20.0
+
+
+def _identity(project: object, requested: str | None, screenshot: bool) -> str | None:
+    from annotator.services.project import Project
+    from annotator.services.workspace import default_annotator
+    from annotator.services.workspace_state import remembered_identity
+
+    assert isinstance(project, Project)
+    if requested:
+        return requested
+    remembered = remembered_identity(project)
+    if remembered or not screenshot:
+        return remembered
+    return default_annotator(project)
+
+
+def _wait_until_ready(window: Any, seconds: float) -> None:
+    """Run the event loop until the window's pages report ready (or time runs out)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    deadline = time.monotonic() + seconds
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.setInterval(25)
+
+    def check() -> None:
+        if window.ready() or time.monotonic() > deadline:
+            loop.quit()
+
+    timer.timeout.connect(check)
+    timer.start()
+    loop.exec()
+    timer.stop()
+
+
+def parse_size(text: str | None) -> tuple[int, int]:
+    """``"1366x768"`` -> (1366, 768); the default is 1600 x 1000."""
+    width, _, height = (text or "1600x1000").lower().partition("x")
+    try:
+        size = int(width), int(height)
+    except ValueError:
+        from annotator.errors import ValidationError
+
+        raise ValidationError(f"--size expects WIDTHxHEIGHT, e.g. 1366x768, got {text!r}") from None
+    if min(size) < 200:
+        from annotator.errors import ValidationError
+
+        raise ValidationError(f"--size {text} is too small to show the app")
+    return size
 
 
 def run_gui(args: argparse.Namespace) -> int:
     """Open the main window on the project; with --screenshot, render to PNG and exit."""
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    width, height = parse_size(args.size)
     from PySide6.QtWidgets import QApplication
 
     from annotator.gui.context import GuiContext
     from annotator.gui.main_window import MainWindow
     from annotator.services.project import open_project
-    from annotator.services.users import resolve_actor
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
     app.setApplicationName("annotator")
     app.setOrganizationName("annotator")
+    app.setStyle("Fusion")
     project = open_project(args.project) if args.project else None
     requested = args.as_user or os.environ.get("ANNOTATOR_USER")
-    user = resolve_actor(project, requested) if project is not None else requested
+    user = _identity(project, requested, bool(args.screenshot)) if project else requested
     window = MainWindow(GuiContext(project, user, case_id=args.case))
-    width, _, height = (args.size or "1600x1000").partition("x")
-    window.resize(int(width), int(height))
+    window.resize(width, height)
     if args.page:
         window.show_page(args.page)
     if args.screenshot:
         window.show()
+        _wait_until_ready(window, SCREENSHOT_WAIT_SECONDS)
         app.processEvents()
         ok = window.grab().save(args.screenshot, "PNG")
         window.close()

@@ -1,25 +1,31 @@
-"""The main window: one page per workflow, chosen from a sidebar.
+"""The main window: a tab bar of pages, who is working, and the shortcut sheet.
 
 Pages live in ``annotator.gui.pages.<id>`` and expose ``Page(context: GuiContext)``; a page
-whose module is not there yet shows a placeholder that says so.
+whose module is not there yet shows a placeholder that says so. When nobody has chosen
+themselves yet, the window first shows the identity chooser and builds the pages after.
 """
 
 from __future__ import annotations
 
 import importlib
+import traceback
+from typing import Any
 
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QMainWindow,
     QStackedWidget,
+    QTabBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from annotator import __version__
-from annotator.gui.actions import ActionRegistry
+from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.context import GuiContext
 
 PAGES = (
@@ -28,6 +34,13 @@ PAGES = (
     ("review", "Meta-review"),
     ("agreement", "Agreement"),
     ("export", "Export"),
+)
+WINDOW_ACTIONS = (
+    ActionSpec("help.shortcuts", "Keyboard shortcuts", "F1", "Help"),
+    ActionSpec("help.shortcuts_question", "Keyboard shortcuts", "?", "Help"),
+    ActionSpec("user.switch", "Switch user", "Ctrl+Shift+U", "Help"),
+    ActionSpec("page.next", "Next page", "Ctrl+PgDown", "Navigation"),
+    ActionSpec("page.previous", "Previous page", "Ctrl+PgUp", "Navigation"),
 )
 
 
@@ -46,13 +59,18 @@ class PlaceholderPage(QWidget):
 
 
 def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
+    """Build a page; a page that fails to build says so instead of closing the app."""
     try:
         module = importlib.import_module(f"annotator.gui.pages.{page_id}")
     except ModuleNotFoundError as exc:
         if exc.name != f"annotator.gui.pages.{page_id}":
             raise
         return PlaceholderPage(title, "This page is not built yet.")
-    page: QWidget = module.Page(context)
+    try:
+        page: QWidget = module.Page(context)
+    except Exception as exc:  # one broken page must not take the annotator's work down
+        traceback.print_exc()
+        return PlaceholderPage(title, f"This page could not be opened: {exc}")
     return page
 
 
@@ -62,29 +80,179 @@ class MainWindow(QMainWindow):
         if context.actions is None:
             context.actions = ActionRegistry(self)
         self.context = context
+        self.registry: ActionRegistry = context.actions
         where = context.project.location if context.project else "no project"
         self.setWindowTitle(f"annotator {__version__} - {where}")
         central = QWidget()
-        layout = QHBoxLayout(central)
+        layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.nav = QListWidget()
-        self.nav.setFixedWidth(150)
+        layout.setSpacing(0)
+        top = QWidget()
+        top.setObjectName("topBar")
+        top.setStyleSheet("QWidget#topBar { background: #2c3e50; } "
+                          "QWidget#topBar QLabel, QWidget#topBar QToolButton { color: white; }")
+        bar = QHBoxLayout(top)
+        bar.setContentsMargins(6, 0, 6, 0)
+        self.tabs = QTabBar()
+        self.tabs.setDrawBase(False)
+        self.tabs.setExpanding(False)
+        self.tabs.setStyleSheet(
+            "QTabBar::tab { color: #dfe6ee; padding: 6px 14px; background: transparent; } "
+            "QTabBar::tab:selected { color: white; border-bottom: 3px solid #5dade2; "
+            "font-weight: bold; }"
+        )
+        for _page_id, title in PAGES:
+            self.tabs.addTab(title)
+        bar.addWidget(self.tabs)
+        bar.addStretch(1)
+        self.who = QToolButton()
+        self.who.setAutoRaise(True)
+        self.who.setToolTip("Switch user (Ctrl+Shift+U)")
+        self.who.clicked.connect(self.switch_user)
+        help_button = QToolButton()
+        help_button.setText("Shortcuts (F1)")
+        help_button.setAutoRaise(True)
+        help_button.clicked.connect(self.show_shortcuts)
+        bar.addWidget(self.who)
+        bar.addWidget(help_button)
+        layout.addWidget(top)
         self.stack = QStackedWidget()
-        self.page_ids: list[str] = []
-        for page_id, title in PAGES:
-            self.nav.addItem(title)
-            self.stack.addWidget(make_page(page_id, title, context))
-            self.page_ids.append(page_id)
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
-        self.nav.setCurrentRow(0)
-        layout.addWidget(self.nav)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
-        user = context.user or "nobody"
-        self.statusBar().showMessage(f"Project: {where}    User: {user}")
+        self.page_ids: list[str] = []
+        self.built: dict[str, QWidget] = {}
+        self.chooser: QWidget | None = None
+        self.sheet: QWidget | None = None
+        handlers = {
+            "help.shortcuts": self.show_shortcuts,
+            "help.shortcuts_question": self.show_shortcuts,
+            "user.switch": self.switch_user,
+            "page.next": lambda: self._step_page(1),
+            "page.previous": lambda: self._step_page(-1),
+        }
+        for spec in WINDOW_ACTIONS:
+            self.registry.register(spec, handlers[spec.id], self)
+        self.tabs.currentChanged.connect(self._page_changed)
+        self._restore_geometry()
+        if context.project is not None and not context.user and self._has_users():
+            self.ask_identity()
+        else:
+            self.build_pages()
+
+    # -- identity -------------------------------------------------------------------------
+
+    def _has_users(self) -> bool:
+        from annotator.services.users import list_users
+
+        assert self.context.project is not None
+        return bool(list_users(self.context.project))
+
+    def ask_identity(self) -> None:
+        """Show the identity chooser in place of the pages."""
+        from annotator.gui.identity import IdentityChooser
+
+        assert self.context.project is not None
+        self._drop_pages()
+        self.chooser = IdentityChooser(self.context.project, self.context.user)
+        self.chooser.chosen.connect(self.set_identity)
+        self.stack.addWidget(self.chooser)
+        self.stack.setCurrentWidget(self.chooser)
+        self.tabs.setEnabled(False)
+        self.who.setText("nobody chosen")
+
+    def set_identity(self, name: str) -> None:
+        """Work as ``name`` from now on (remembered on this machine for this project)."""
+        from annotator.services.workspace_state import remember_identity
+
+        assert self.context.project is not None
+        remember_identity(self.context.project, name)
+        self.context.user = name
+        if self.chooser is not None:
+            self.stack.removeWidget(self.chooser)
+            self.chooser.deleteLater()
+            self.chooser = None
+        self.build_pages()
+
+    def switch_user(self) -> None:
+        if self.context.project is not None and self._has_users():
+            self.ask_identity()
+
+    # -- pages ----------------------------------------------------------------------------
+
+    def build_pages(self) -> None:
+        """Make room for the pages; each is built when first shown (fast start-up)."""
+        self._drop_pages()
+        self.page_ids = [page_id for page_id, _ in PAGES]
+        self.built = {}
+        self.tabs.setEnabled(True)
+        self.who.setText(self.context.user or "nobody")
+        self._page_changed(self.tabs.currentIndex())
+
+    @property
+    def pages(self) -> list[QWidget]:
+        """The pages built so far."""
+        return list(self.built.values())
+
+    def _drop_pages(self) -> None:
+        for page_id, page in self.built.items():
+            shutdown = getattr(page, "shutdown", None)
+            if callable(shutdown):
+                shutdown()
+            self.registry.unregister_page(page_id)
+            self.registry.unregister_owned_by(page)
+            self.stack.removeWidget(page)
+            page.deleteLater()
+        self.built = {}
+
+    def _page_changed(self, index: int) -> None:
+        if 0 <= index < len(self.page_ids):
+            self.stack.setCurrentWidget(self.page(self.page_ids[index]))
+
+    def _step_page(self, step: int) -> None:
+        self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
 
     def show_page(self, page_id: str) -> None:
-        self.nav.setCurrentRow(self.page_ids.index(page_id))
+        index = [p for p, _ in PAGES].index(page_id)
+        if index == self.tabs.currentIndex():
+            self._page_changed(index)
+        self.tabs.setCurrentIndex(index)
 
     def page(self, page_id: str) -> QWidget:
-        return self.stack.widget(self.page_ids.index(page_id))
+        """The page ``page_id``, built now if it was not shown before."""
+        if page_id not in self.built:
+            title = dict(PAGES)[page_id]
+            page = make_page(page_id, title, self.context)
+            self.built[page_id] = page
+            self.stack.addWidget(page)
+        return self.built[page_id]
+
+    def ready(self) -> bool:
+        """True when every page that can say so has its content on screen."""
+        checks = [getattr(p, "ready", None) for p in self.pages]
+        return all(check() for check in checks if callable(check))
+
+    # -- shortcut sheet, geometry, closing ------------------------------------------------
+
+    def show_shortcuts(self) -> None:
+        """Open the shortcut sheet beside the window (not modal)."""
+        from annotator.gui.shortcuts import ShortcutSheet
+
+        if self.sheet is None:
+            self.sheet = ShortcutSheet(self.registry, self)
+        else:
+            self.sheet.fill()  # type: ignore[attr-defined]
+        self.sheet.show()
+        self.sheet.raise_()
+
+    def _restore_geometry(self) -> None:
+        geometry: Any = QSettings().value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        for page in self.pages:
+            shutdown = getattr(page, "shutdown", None)
+            if callable(shutdown):
+                shutdown()
+        QSettings().setValue("window/geometry", self.saveGeometry())
+        super().closeEvent(event)

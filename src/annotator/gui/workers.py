@@ -31,12 +31,15 @@ class _Task(QRunnable):
 
     def run(self) -> None:
         try:
-            result = self.fn()
-        except Exception as exc:  # delivered to the GUI, never lost in a thread
-            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-            self.relay.failed.emit(exc)
-        else:
-            self.relay.done.emit(result)
+            try:
+                result = self.fn()
+            except Exception as exc:  # delivered to the GUI, never lost in a thread
+                exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+                self.relay.failed.emit(exc)
+            else:
+                self.relay.done.emit(result)
+        except RuntimeError:
+            pass  # the application is shutting down and the relay is gone: drop the result
 
 
 _alive: set[_Relay] = set()

@@ -17,7 +17,7 @@ from PySide6.QtGui import QUndoGroup, QUndoStack
 from annotator.domain import labels as L
 from annotator.errors import AnnotatorError
 from annotator.gui.workspace.undo import EditCommand
-from annotator.services import annotating
+from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView, EditResult
 from annotator.services.project import Project
 
@@ -53,6 +53,10 @@ class CaseSession(QObject):
     def add_flusher(self, flush: Callable[[], None]) -> None:
         """Register a function that saves pending typed text (called before leaving)."""
         self._flushers.append(flush)
+
+    def remove_flusher(self, flush: Callable[[], None]) -> None:
+        if flush in self._flushers:
+            self._flushers.remove(flush)
 
     def flush(self) -> None:
         """Save every pending text edit now (before switching case, undo, submit, close)."""
@@ -132,11 +136,22 @@ class CaseSession(QObject):
         self.saved.emit(text)
         return result
 
-    def store_direct(self, edits: list[L.LabelEdit], action: str) -> None:
-        """Apply edits outside the undo stack (measured active time only)."""
-        if self.case_id is None:
+    def add_active_time(self, case_id: str, seconds: float) -> None:
+        """Store measured active time (outside the undo stack: time cannot be undone)."""
+        try:
+            result = workspace_state.add_active_time(self.project, self.user, case_id, seconds)
+        except AnnotatorError as exc:
+            self.report(exc)
             return
-        self.store(self.case_id, edits, action)
+        if result is None or case_id != self.case_id:
+            return
+        self.writes += 1
+        fresh = annotating.view(self.project, self.user, case_id)
+        self.labels["active_seconds"] = fresh.labels.get("active_seconds", 0)
+        if fresh.state != self.state:
+            self.state = fresh.state
+            self.stateChanged.emit(self.state)
+        self.labelsChanged.emit({"active_seconds"})
 
     def report(self, exc: BaseException) -> None:
         self.failed.emit(str(exc))

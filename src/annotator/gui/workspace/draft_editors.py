@@ -1,0 +1,178 @@
+"""Repairing template artifacts: diagnostic steps, and the rubric review.
+
+Steps: source exam, text and reason of each step. Rubric: for Diagnosis and Localisation a
+"rubric OK" check, the reference answer (Diagnosis: one text that is the final diagnosis;
+Localisation: three fields), the four level texts and a comment. Every field autosaves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.domain.labels import LOCALISATION_FIELDS, RUBRIC_LEVELS, LabelEdit, label_key
+from annotator.gui.workspace.autosave import TextBinding, TextWidget
+from annotator.gui.workspace.session import CaseSession
+from annotator.services import draft_fixes
+from annotator.services.workspace import label_edits
+
+LEVEL_HINT = {"3": "3: fully correct", "2": "2: partly", "1": "1: related", "0": "0: wrong"}
+
+
+def _shown(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _text_box(height: int = 44) -> QPlainTextEdit:
+    box = QPlainTextEdit()
+    box.setFixedHeight(height)
+    return box
+
+
+class StepsEditor(QWidget):
+    """One group per diagnostic step; rebuilt for each case (cases differ in steps)."""
+
+    def __init__(self, session: CaseSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.setContentsMargins(6, 6, 6, 6)
+        self.groups: list[QWidget] = []
+        self.bindings: list[TextBinding] = []
+        self.fields: dict[tuple[int, str], TextWidget] = {}
+
+    def rebuild(self) -> None:
+        """Make the fields for the current case's steps."""
+        for group in self.groups:
+            group.deleteLater()
+        self.groups, self.bindings, self.fields = [], [], {}
+        while self.layout_.count():
+            item = self.layout_.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        s = self.session
+        steps = [x for x in s.content.get("diagnostic_steps") or [] if isinstance(x, dict)]
+        intro = QLabel("Repair template artifacts in the diagnostic steps (source exam, text, "
+                       "reason). Importance is labelled per exam on the Labels tab.")
+        intro.setWordWrap(True)
+        self.layout_.addWidget(intro)
+        for index, step in enumerate(steps):
+            group = QGroupBox(f"Step {index + 1} (draft importance: {step.get('essential')})")
+            form = QFormLayout(group)
+            source = QComboBox()
+            source.setEditable(True)
+            source.addItems(s.figures)
+            text = _text_box(40)
+            reason = _text_box()
+            for field, widget, name in (("source", source, "Source exam"), ("step", text, "Step"),
+                                        ("reason", reason, "Reason")):
+                widget.setObjectName(f"step_{index}_{field}")
+                form.addRow(name, widget)
+                self.fields[(index, field)] = widget
+                self.bindings.append(self._bind(widget, index, field))
+            self.layout_.addWidget(group)
+            self.groups.append(group)
+        self.layout_.addStretch(1)
+
+    def _bind(self, widget: TextWidget, index: int, field: str) -> TextBinding:
+        s = self.session
+        key = label_key("step", f"{index}/{field}")
+        return TextBinding(
+            s, widget, lambda: key,
+            lambda t: draft_fixes.step_edits(s.content, index, field, t),
+            lambda: _shown(draft_fixes.effective(s.content, s.labels, key)),
+            lambda: f"step {index + 1} {field}",
+        )
+
+    def refresh(self) -> None:
+        for binding in self.bindings:
+            binding.refresh()
+        self.setEnabled(self.session.editable)
+
+
+class RubricEditor(QWidget):
+    """Diagnosis and Localisation: rubric OK, reference answer, levels 3..0, comment."""
+
+    def __init__(self, session: CaseSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.ok: dict[str, QCheckBox] = {}
+        self.fields: dict[str, TextWidget] = {}
+        self.bindings: list[TextBinding] = []
+        for part in ("Diagnosis", "Localisation"):
+            group = QGroupBox(part)
+            form = QFormLayout(group)
+            # Titles above the fields: the texts get the panel's full width.
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
+            check = QCheckBox("Rubric OK as drafted")
+            check.setObjectName(f"rubric_ok_{part}")
+            check.clicked.connect(lambda on, p=part: self._ok(p, bool(on)))
+            self.ok[part] = check
+            form.addRow(check)
+            if part == "Diagnosis":
+                self._field(form, part, "reference_answer", _text_box(40),
+                            "Reference answer (= the final diagnosis)")
+            else:
+                for sub in LOCALISATION_FIELDS:
+                    self._field(form, part, f"reference_answer/{sub}", QLineEdit(), sub)
+            for level in RUBRIC_LEVELS:
+                self._field(form, part, level, _text_box(58), LEVEL_HINT[level])
+            comment = QLineEdit()
+            comment.setObjectName(f"rubric_comment_{part}")
+            comment.setPlaceholderText("what is weak or wrong in this rubric")
+            form.addRow("Comment", comment)
+            self._comment(form, part, comment)
+            layout.addWidget(group)
+        layout.addStretch(1)
+
+    def _comment(self, form: QFormLayout, part: str, comment: QLineEdit) -> None:
+        s = self.session
+        key = label_key("rubric_comment", part)
+        self.fields[key] = comment
+        self.bindings.append(TextBinding(
+            s, comment, lambda: key,
+            lambda t: label_edits("rubric_comment", part, t.strip() or None),
+            lambda: _shown(s.labels.get(key)),
+            lambda: f"{part} rubric comment",
+        ))
+
+    def _field(self, form: QFormLayout, part: str, level: str, widget: TextWidget,
+               title: str) -> None:
+        s = self.session
+        key = draft_fixes.rubric_key(part, level)
+        widget.setObjectName(f"rubric_{part}_{level}")
+        form.addRow(title, widget)
+        self.fields[key] = widget
+        self.bindings.append(TextBinding(
+            s, widget, lambda: key,
+            lambda t: draft_fixes.rubric_edits(s.content, s.labels, part, level, t),
+            lambda: _shown(draft_fixes.effective(s.content, s.labels, key)),
+            lambda: f"{part} rubric {level.replace('reference_answer', 'reference')}",
+        ))
+
+    def _ok(self, part: str, on: bool) -> None:
+        self.session.apply([LabelEdit(label_key("rubric_ok", part), on)],
+                           f"{part} rubric {'OK' if on else 'not OK'}")
+
+    def refresh(self) -> None:
+        for part, check in self.ok.items():
+            blocked = check.blockSignals(True)
+            check.setChecked(self.session.labels.get(label_key("rubric_ok", part)) is True)
+            check.blockSignals(blocked)
+        for binding in self.bindings:
+            binding.refresh()
+        self.setEnabled(self.session.editable)

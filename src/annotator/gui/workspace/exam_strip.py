@@ -1,0 +1,246 @@
+"""The exams of a case as a strip of cards: thumbnail, metadata, the annotator's labels.
+
+``ExamModel`` adapts plain ``ExamCard`` records (built by the page from the core's data);
+it never owns label data. Suggestions are drawn hollow and labelled "suggested", labels
+solid, so the two can never be mistaken for each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QResizeEvent
+from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from annotator.domain.vocabulary import is_follow_up, is_prior
+
+ROLE_SUMMARY = Qt.ItemDataRole.UserRole + 1
+ROLE_IMPORTANCE = Qt.ItemDataRole.UserRole + 2
+ROLE_SUGGESTED = Qt.ItemDataRole.UserRole + 3
+ROLE_STAGE = Qt.ItemDataRole.UserRole + 4
+ROLE_META_OK = Qt.ItemDataRole.UserRole + 5
+ROLE_WARN = Qt.ItemDataRole.UserRole + 6
+ROLE_FLAG = Qt.ItemDataRole.UserRole + 7
+
+IMPORTANCE_COLOURS = {"essential": "#c0392b", "optional": "#d68910", "unnecessary": "#7f8c8d"}
+CARD = QSize(214, 84)
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass
+class ExamCard:
+    """What one card shows (plain data, rebuilt when labels change)."""
+
+    figure: str
+    meta: dict[str, Any]
+    caption: str = ""
+    importance: str | None = None  # the annotator's label
+    suggested: str | None = None  # the draft's suggestion (shown only while unlabelled)
+    stage: str = ""  # "stage 2", "unranked" or "" (not placed)
+    meta_ok: bool | None = None
+    warnings: list[str] = field(default_factory=list)
+    red_flag: str = ""
+    thumbnail: QImage | None = None
+    images: int = 0
+
+
+def meta_summary(meta: dict[str, Any]) -> str:
+    """``"MRI · T2 · sagittal"`` and the time context (``prior 6`` / ``follow-up -3``)."""
+    parts = [str(meta[k]) for k in ("modality", "acquisition", "view") if meta.get(k)]
+    text = " · ".join(parts) or "no metadata"
+    time_past = meta.get("time_past")
+    if is_prior(time_past):
+        text += f"  ·  prior ({time_past})"
+    elif is_follow_up(time_past):
+        text += f"  ·  follow-up ({time_past})"
+    return text
+
+
+class ExamModel(QAbstractListModel):
+    """A flat list model over :class:`ExamCard` records."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cards: list[ExamCard] = []
+
+    def set_cards(self, cards: list[ExamCard]) -> None:
+        """Replace every card (a new case)."""
+        self.beginResetModel()
+        self.cards = list(cards)
+        self.endResetModel()
+
+    def update_card(self, row: int, card: ExamCard) -> None:
+        """Replace one card in place (its labels changed)."""
+        self.cards[row] = card
+        index = self.index(row, 0)
+        self.dataChanged.emit(index, index)
+
+    def set_thumbnail(self, figure: str, image: QImage) -> None:
+        for row, card in enumerate(self.cards):
+            if card.figure == figure:
+                card.thumbnail = image
+                index = self.index(row, 0)
+                self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
+
+    def row_of(self, figure: str) -> int:
+        return next((i for i, c in enumerate(self.cards) if c.figure == figure), -1)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.cards)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.cards):
+            return None
+        card = self.cards[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return card.figure
+        if role == Qt.ItemDataRole.DecorationRole:
+            return card.thumbnail
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lines = [card.figure, meta_summary(card.meta)]
+            if card.caption:
+                lines.append(card.caption)
+            lines += [f"warning: {w}" for w in card.warnings]
+            if card.red_flag:
+                lines.append(f"red flag: {card.red_flag}")
+            if card.stage:
+                lines.append(f"order: {card.stage}")
+            return "\n".join(lines)
+        return {
+            ROLE_SUMMARY: meta_summary(card.meta),
+            ROLE_IMPORTANCE: card.importance,
+            ROLE_SUGGESTED: card.suggested,
+            ROLE_STAGE: card.stage,
+            ROLE_META_OK: card.meta_ok,
+            ROLE_WARN: bool(card.warnings),
+            ROLE_FLAG: bool(card.red_flag),
+        }.get(role)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+class ExamCardDelegate(QStyledItemDelegate):
+    """Paints a card: thumbnail, figure, metadata line, importance and stage badges."""
+
+    card_width = CARD.width()  # the strip narrows cards so that more exams fit
+
+    def sizeHint(self, _option: QStyleOptionViewItem, _index: Index) -> QSize:  # noqa: N802
+        return QSize(self.card_width, CARD.height())
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        painter.save()
+        rect = option.rect.adjusted(3, 3, -3, -3)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        border = QColor("#2e86de") if selected else QColor("#c8ccd0")
+        painter.setPen(QPen(border, 2 if selected else 1))
+        painter.setBrush(QColor("#eaf2fb") if selected else QColor("#ffffff"))
+        painter.drawRoundedRect(rect, 6, 6)
+        thumb_box = QRect(rect.left() + 6, rect.top() + 6, 66, rect.height() - 12)
+        painter.fillRect(thumb_box, QColor("#111315"))
+        image = index.data(Qt.ItemDataRole.DecorationRole)
+        if isinstance(image, QImage) and not image.isNull():
+            scaled = image.scaled(thumb_box.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                  Qt.TransformationMode.SmoothTransformation)
+            x = thumb_box.left() + (thumb_box.width() - scaled.width()) // 2
+            y = thumb_box.top() + (thumb_box.height() - scaled.height()) // 2
+            painter.drawImage(x, y, scaled)
+        text_left = thumb_box.right() + 8
+        width = rect.right() - text_left - 4
+        bold = QFont(option.font)
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(QColor("#1b1f23"))
+        painter.drawText(QRect(text_left, rect.top() + 4, width, 18),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         str(index.data(Qt.ItemDataRole.DisplayRole)))
+        small = QFont(option.font)
+        small.setPointSizeF(max(8.0, small.pointSizeF() - 1))
+        painter.setFont(small)
+        painter.setPen(QColor("#4a5056"))
+        # Two lines at most: the clip drops a third instead of cutting it in half.
+        lines = QRect(text_left, rect.top() + 22, width, 2 * painter.fontMetrics().lineSpacing())
+        painter.save()
+        painter.setClipRect(lines)
+        painter.drawText(lines, Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap,
+                         str(index.data(ROLE_SUMMARY)))
+        painter.restore()
+        painter.save()
+        painter.setClipRect(rect.adjusted(0, 0, -3, 0))  # badges never spill off the card
+        self._badges(painter, index, text_left, rect.bottom() - 20, width)
+        painter.restore()
+        painter.restore()
+
+    def _badges(self, painter: QPainter, index: Index, left: int, top: int, width: int) -> None:
+        importance = index.data(ROLE_IMPORTANCE)
+        suggested = index.data(ROLE_SUGGESTED)
+        x = left
+        if index.data(ROLE_FLAG):  # a red flag is safety information: shown first
+            x = _badge(painter, x, top, "⚑", QColor("#c0392b"), solid=True)
+        if importance:
+            colour = QColor(IMPORTANCE_COLOURS.get(importance, "#555"))
+            x = _badge(painter, x, top, importance, colour, solid=True)
+        elif suggested:
+            colour = QColor(IMPORTANCE_COLOURS.get(suggested, "#555"))
+            x = _badge(painter, x, top, f"{suggested}?", colour, solid=False)
+        stage = index.data(ROLE_STAGE)
+        if stage:
+            short = "unr." if stage == "unranked" else "S" + stage.removeprefix("stage ")
+            x = _badge(painter, x, top, short, QColor("#2e86de"), solid=True)
+        if index.data(ROLE_WARN):
+            x = _badge(painter, x, top, "!", QColor("#c0392b"), solid=True)
+        elif index.data(ROLE_META_OK) is True:
+            _badge(painter, x, top, "✓", QColor("#1e8449"), solid=False)
+
+
+def _badge(painter: QPainter, x: int, y: int, text: str, colour: QColor, *, solid: bool) -> int:
+    metrics = painter.fontMetrics()
+    w = metrics.horizontalAdvance(text) + 10
+    box = QRect(x, y, w, 17)
+    painter.setPen(QPen(colour, 1, Qt.PenStyle.SolidLine if solid else Qt.PenStyle.DashLine))
+    painter.setBrush(colour if solid else QColor(0, 0, 0, 0))
+    painter.drawRoundedRect(box, 4, 4)
+    painter.setPen(QColor("#ffffff") if solid else colour)
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    return x + w + 4
+
+
+class ExamStrip(QListView):
+    """A horizontal, single-row list of exam cards."""
+
+    def __init__(self, model: ExamModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.cards = ExamCardDelegate(self)
+        self.setItemDelegate(self.cards)
+        self.setFlow(QListView.Flow.LeftToRight)
+        self.setWrapping(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        self.setFixedHeight(CARD.height() + 8 + self.horizontalScrollBar().sizeHint().height())
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the page's keys act on the current exam
+        self.setStyleSheet("QListView { background: #f3f4f6; border: none; }")
+
+    def fit_cards(self) -> None:
+        """Card width so that all exams fit when possible (160 to 230 pixels)."""
+        count = max(1, self.model().rowCount())
+        width = (self.viewport().width() - 4) // count
+        self.cards.card_width = max(160, min(230, width))
+        self.scheduleDelayedItemsLayout()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_cards()

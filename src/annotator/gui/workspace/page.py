@@ -1,0 +1,363 @@
+"""The annotate page: case list, case text, exam strip, viewer, order board, labels, fixes.
+
+This module only composes the widgets and connects them; the rules live in the core
+(``services.workspace``, ``order_board``, ``draft_fixes``), store writes go through the
+:class:`CaseSession`, slow image work through the :class:`ImageLoader`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from annotator.gui.context import GuiContext
+from annotator.gui.workers import run_in_background
+from annotator.gui.workspace import layout as ui
+from annotator.gui.workspace.activity import ActivityTracker
+from annotator.gui.workspace.board import OrderBoard
+from annotator.gui.workspace.cards import exam_card, series_of
+from annotator.gui.workspace.case_list import CaseListPanel
+from annotator.gui.workspace.case_text import CaseText
+from annotator.gui.workspace.draft_editors import RubricEditor, StepsEditor
+from annotator.gui.workspace.exam_strip import ExamCard, ExamModel, ExamStrip
+from annotator.gui.workspace.images import ImageLoader
+from annotator.gui.workspace.labels_panel import LabelsPanel
+from annotator.gui.workspace.metadata_editor import MetadataEditor
+from annotator.gui.workspace.page_actions import register_actions
+from annotator.gui.workspace.session import CaseSession
+from annotator.gui.workspace.viewer import ImageViewer
+from annotator.services import draft_fixes, order_board, workspace, workspace_state
+from annotator.services.order_board import Move
+from annotator.services.workspace import ImageRef
+
+RESUME_SAVE_MS = 1500
+
+
+class AnnotatePage(QWidget):
+    """The physician's workspace for their own cases."""
+
+    def __init__(self, context: GuiContext) -> None:
+        super().__init__()
+        assert context.project is not None and context.user is not None
+        self.context = context
+        self.project = context.project
+        self.user = context.user
+        self.session = CaseSession(self.project, self.user, self)
+        self.loader = ImageLoader(self.project, self)
+        self.images: dict[str, list[ImageRef]] = {}
+        self.exam = ""
+        self.viewer_states: dict[str, dict[str, Any]] = {}
+        self.resume = workspace_state.load_resume(self.project, self.user)
+        self._build()
+        self.activity = ActivityTracker(self, self.session)
+        self._resume_timer = QTimer(self)
+        self._resume_timer.setSingleShot(True)
+        self._resume_timer.setInterval(RESUME_SAVE_MS)
+        self._resume_timer.timeout.connect(self.save_resume)
+        self._list_timer = QTimer(self)
+        self._list_timer.setSingleShot(True)
+        self._list_timer.setInterval(400)
+        self._list_timer.timeout.connect(self.case_list.refresh)
+        self._connect()
+        register_actions(self)
+        self.case_list.refresh()
+        self._open_first()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        s = self.session
+        self.case_list = CaseListPanel(self.project, self.user)
+        self.case_text = CaseText()
+        self.header = ui.CaseHeader(s)
+        self.strip_model = ExamModel(self)
+        self.strip = ExamStrip(self.strip_model)
+        self.viewer = ImageViewer(self.loader)
+        self.viewer_bar = ui.ViewerBar(self.viewer)
+        self.board = OrderBoard()
+        self.labels_panel = LabelsPanel(s, lambda: self.exam)
+        self.metadata = MetadataEditor(s, lambda: self.exam, lambda f: self.images.get(f, []),
+                                       self.loader.header)
+        self.steps = StepsEditor(s)
+        self.rubric = RubricEditor(s)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(ui.scrolled(self.labels_panel), "Labels")
+        self.notes: dict[str, ui.ProblemNote] = {}
+        for widget, title in ((self.metadata, "Metadata"), (self.steps, "Steps"),
+                              (self.rubric, "Rubric")):
+            box, self.notes[title] = ui.with_note(widget)
+            self.tabs.addTab(ui.scrolled(box), title)
+        left = QSplitter()
+        left.setOrientation(ui.VERTICAL)
+        left.addWidget(self.case_list)
+        left.addWidget(self.case_text)
+        left.setSizes([300, 500])
+        centre = QWidget()
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.header)
+        column.addWidget(self.strip)
+        column.addWidget(self.viewer_bar)
+        column.addWidget(self.viewer, 1)
+        order_title = QLabel("  Preferred order: drag exams between stages, or press 1-9, "
+                             "T (tie with previous), 0 (unranked)")
+        order_title.setObjectName("boardTitle")
+        column.addWidget(order_title)
+        column.addWidget(self.board)
+        self.board.setFixedHeight(ui.BOARD_HEIGHT)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.splitter)
+        self.setStyleSheet(ui.STYLE)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.splitter.setSizes(ui.split_sizes(self.width()))
+
+    def _connect(self) -> None:
+        s = self.session
+        self.case_list.caseChosen.connect(self.open_case)
+        self.case_text.examLinkClicked.connect(self.select_exam)
+        self.case_text.editDiagnosis.connect(self.edit_final_diagnosis)
+        self.strip.clicked.connect(lambda index: self.select_exam(
+            self.strip_model.cards[index.row()].figure))
+        self.board.examClicked.connect(self.select_exam)
+        self.board.moveRequested.connect(self.move_exam)
+        self.labels_panel.acceptExam.connect(self.accept_exam)
+        self.labels_panel.acceptAll.connect(self.accept_all)
+        s.labelsChanged.connect(self._labels_changed)
+        s.stateChanged.connect(lambda _state: self._list_timer.start())
+        s.saved.connect(self.header.show_saved)
+        s.failed.connect(self.header.show_error)
+        self.viewer.viewChanged.connect(self._resume_timer.start)
+        self.loader.thumbnailReady.connect(self._thumbnail_ready)
+        self.loader.headerReady.connect(lambda _sha, _values: self.metadata.refresh())
+        self.header.submitClicked.connect(self.submit)
+        self.header.reopenClicked.connect(self.reopen)
+
+    # -- cases ------------------------------------------------------------------------------
+
+    def _open_first(self) -> None:
+        wanted = self.context.case_id or self.resume.get("case_id")
+        rows = self.case_list.model.rows
+        ids = [r.case_id for r in rows]
+        if wanted not in ids:
+            todo = [r.case_id for r in rows if r.state != "submitted"]
+            wanted = (todo or ids)[0] if (todo or ids) else None
+        if wanted:
+            self.open_case(str(wanted), resume=self.resume)
+
+    def open_case(self, case_id: str, resume: dict[str, Any] | None = None) -> None:
+        """Show a case (saving pending text and active time of the previous one)."""
+        previous = self.session.case_id
+        if previous is not None:
+            self.viewer_states[self.exam] = self.viewer.state()
+            self.activity.flush(previous)
+        if not self.session.open(case_id):
+            return
+        self.images = workspace.case_images(self.project, self.user, case_id)
+        self.viewer_states = {}
+        self.exam = ""
+        self.case_list.select(case_id)
+        self.strip_model.set_cards([self._card(f) for f in self.session.figures])
+        self.strip.fit_cards()
+        self.steps.rebuild()
+        self.case_text.show_case(self.session.content, self._final_diagnosis(), top=True)
+        self.header.show_case(self.session)
+        resume = resume or {}
+        figure = resume.get("exam") if resume.get("case_id") == case_id else None
+        if figure not in self.session.figures:
+            figure = self.session.figures[0] if self.session.figures else ""
+        if resume.get("case_id") == case_id and isinstance(resume.get("viewer"), dict):
+            self.viewer_states[str(figure)] = dict(resume["viewer"])
+        self.select_exam(str(figure))
+        self._refresh_all()
+        self._resume_timer.start()
+        self._prefetch_next(case_id)
+
+    def step_case(self, step: int) -> None:
+        target = self.case_list.neighbour(self.session.case_id, step)
+        if target is not None:
+            self.open_case(target)
+
+    def _prefetch_next(self, case_id: str) -> None:
+        following = self.case_list.neighbour(case_id, 1)
+        if following is None:
+            return
+        project, user = self.project, self.user
+
+        def wanted(images: dict[str, list[ImageRef]]) -> None:
+            starts = []
+            for refs in images.values():
+                slices, start = series_of(refs)
+                if slices:
+                    starts.append((slices[start][0].sha256, slices[start][1]))
+                    self.loader.thumbnail(refs[0].sha256)
+            self.loader.prefetch(starts)
+
+        run_in_background(lambda: workspace.case_images(project, user, following), wanted,
+                          lambda _exc: None)
+
+    # -- exams ------------------------------------------------------------------------------
+
+    def select_exam(self, figure: str) -> None:
+        """Make ``figure`` the current exam: viewer, labels and editors follow."""
+        if figure not in self.session.figures:
+            return
+        if figure == self.exam:
+            return
+        self.session.flush()  # per-exam text fields belong to the exam being left
+        if self.exam:
+            self.viewer_states[self.exam] = self.viewer.state()
+        self.exam = figure
+        row = self.strip_model.row_of(figure)
+        self.strip.setCurrentIndex(self.strip_model.index(row, 0))
+        refs = self.images.get(figure, [])
+        slices, start = series_of(refs)
+        card = self.strip_model.cards[row] if row >= 0 else None
+        title = f"{figure}   {card and ui.summary(card.meta)}"
+        self.viewer.set_series(slices, start, title, self.viewer_states.get(figure, {}))
+        self.viewer_bar.refresh()
+        self._refresh_exam()
+        self._resume_timer.start()
+
+    def step_exam(self, step: int) -> None:
+        figures = self.session.figures
+        if not figures:
+            return
+        index = figures.index(self.exam) if self.exam in figures else 0
+        self.select_exam(figures[max(0, min(len(figures) - 1, index + step))])
+
+    def _card(self, figure: str) -> ExamCard:
+        refs = self.images.get(figure, [])
+        thumb = self.loader.thumbnail(refs[0].sha256) if refs else None
+        return exam_card(self.session, figure, refs, thumb)
+
+    def _thumbnail_ready(self, sha: str, image: Any) -> None:
+        for figure, refs in self.images.items():
+            if refs and refs[0].sha256 == sha:
+                self.strip_model.set_thumbnail(figure, image)
+
+    # -- labels -----------------------------------------------------------------------------
+
+    def move_exam(self, figure: str, move: Move) -> None:
+        """The one operation behind drag and drop and the stage keys."""
+        s = self.session
+        try:
+            edits = order_board.move_edits(s.labels, s.figures, figure, move)
+        except Exception as exc:  # ValidationError: say why, change nothing
+            self.header.show_error(str(exc))
+            return
+        if not edits:
+            return
+        where = {"stage": f"stage {move.stage}", "new_stage": f"a new stage {move.stage}",
+                 "unranked": "unranked", "tie_previous": "a tie with the previous exam"}
+        s.apply(edits, f"move {figure} to {where[move.kind]}", merge_key="board")
+
+    def accept_exam(self) -> None:
+        s = self.session
+        keys = workspace.exam_suggestion_keys(self.exam)
+        edits = workspace.accept_edits(s.content, s.labels, keys)
+        if not edits:
+            self.header.show_error(f"{self.exam}: nothing to accept (already labelled, or the "
+                                   "draft suggests nothing)")
+            return
+        s.apply(edits, f"accept the suggestions for {self.exam}")
+
+    def accept_all(self) -> None:
+        s = self.session
+        edits = workspace.accept_edits(s.content, s.labels)
+        if not edits:
+            self.header.show_error("nothing to accept: every suggestion is already decided")
+            return
+        s.apply(edits, f"accept {len(edits)} suggestions of the case")
+
+    def submit(self) -> None:
+        if self.session.submit():
+            self._list_timer.start()
+
+    def reopen(self) -> None:
+        if self.session.reopen():
+            self._list_timer.start()
+
+    def edit_final_diagnosis(self) -> None:
+        """Jump to the Diagnosis reference (it is the final diagnosis: one value, one editor)."""
+        self.tabs.setCurrentIndex(3)
+        field = self.rubric.fields[draft_fixes.DIAGNOSIS_KEY]
+        field.setFocus()
+
+    def _final_diagnosis(self) -> str:
+        return draft_fixes.final_diagnosis(self.session.content, self.session.labels)
+
+    def _labels_changed(self, keys: set[str]) -> None:
+        for row, card in enumerate(self.strip_model.cards):
+            self.strip_model.update_card(row, self._card(card.figure))
+        if draft_fixes.DIAGNOSIS_KEY in keys:
+            self.case_text.show_case(self.session.content, self._final_diagnosis())
+        self._refresh_all()
+        if keys != {"active_seconds"}:
+            self._list_timer.start()
+
+    def _refresh_exam(self) -> None:
+        self.labels_panel.refresh(self.activity.pending())
+        self.metadata.refresh()
+        self._show_board()
+
+    def _refresh_all(self) -> None:
+        self._refresh_exam()
+        self.steps.refresh()
+        self.rubric.refresh()
+        self.header.show_case(self.session)
+        self._show_problems()
+
+    def _show_problems(self) -> None:
+        """The draft's needs_fix problems, re-checked with this annotator's fixes."""
+        s = self.session
+        had = s.view.problems if s.view is not None else []
+        found = draft_fixes.remaining_problems(s.content, s.labels) if had else []
+        for index, (title, prefixes) in enumerate(ui.PROBLEM_PARTS.items(), start=1):
+            mine = [p for p in found if p["field"].startswith(prefixes)]
+            before = [p for p in had if str(p.get("field", "")).startswith(prefixes)]
+            self.notes[title].show_problems(mine, before)
+            self.tabs.setTabText(index, f"{title} ⚠{len(mine)}" if mine else title)
+
+    def board_state(self) -> order_board.Board:
+        """The core's board for the annotator's current labels."""
+        s = self.session
+        return order_board.board(s.labels, s.figures, s.view.suggestions if s.view else {})
+
+    def _show_board(self) -> None:
+        b = self.board_state()
+        short = {c.figure: f"{c.figure} · {ui.short_meta(c.meta)}" for c in self.strip_model.cards}
+        self.board.show_board(b, self.exam, short)
+
+    # -- resume and shutdown ----------------------------------------------------------------
+
+    def save_resume(self) -> None:
+        if self.session.case_id is None:
+            return
+        state = {"case_id": self.session.case_id, "exam": self.exam,
+                 "viewer": self.viewer.state()}
+        if state != self.resume:
+            workspace_state.save_resume(self.project, self.user, state)
+            self.resume = state
+
+    def ready(self) -> bool:
+        """True when the case and its image are on screen (screenshots wait for this)."""
+        return self.session.view is None or (self.viewer.ready() and not self.loader.busy())
+
+    def shutdown(self) -> None:
+        """Save everything pending (typed text, active time, where the annotator is)."""
+        self.session.flush()
+        if self.session.case_id is not None:
+            self.activity.flush(self.session.case_id)
+        self.save_resume()

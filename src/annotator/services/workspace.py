@@ -1,0 +1,254 @@
+"""What the annotation workspace reads: the annotator's case list and a case's images.
+
+Blinding holds here as in ``annotating``: every query is addressed by the annotator and
+reads only their own annotation rows (progress and state come from their labels alone).
+Images are returned by SHA-256 and their bytes read through the project's image store, so
+a folder project and a PostgreSQL team store look the same to the GUI.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from annotator.domain.labels import SUGGESTIBLE, LabelEdit, label_key, missing_for_submit
+from annotator.domain.states import AnnotationState
+from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
+from annotator.domain.suggestions import figures
+from annotator.errors import NotFound, ValidationError
+from annotator.services.project import Project
+from annotator.services.users import get_user, list_users
+from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
+
+# Filters of the case list (id -> label shown in the GUI).
+FILTERS: dict[str, str] = {
+    "all": "All cases",
+    "todo": "Not submitted",
+    "assigned": "Not started",
+    "in_progress": "In progress",
+    "submitted": "Submitted",
+    "recheck": "Needs re-check",
+}
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One line of the annotator's case list."""
+
+    case_id: str
+    title: str
+    state: str  # the annotation's state (assigned / in_progress / submitted)
+    case_state: str
+    done: int  # submit requirements met (importance and stage per exam, difficulty, rarity)
+    required: int
+    needs_recheck: bool
+    needs_fix: bool  # the draft has problems a physician may fix
+    discarded: bool
+    updated_at: datetime | None
+
+    @property
+    def progress(self) -> float:
+        """Share of the submit requirements met, 0..1 (1 for a discarded case)."""
+        return 1.0 if self.required == 0 else self.done / self.required
+
+
+@dataclass(frozen=True)
+class CaseList:
+    """The rows that pass the filter and search, with counts over all assigned cases."""
+
+    rows: list[CaseRow]
+    total: int
+    submitted: int
+    counts: dict[str, int] = field(default_factory=dict)  # filter id -> rows it would show
+
+    @property
+    def summary(self) -> str:
+        """``"34 of 120 submitted"``."""
+        return f"{self.submitted} of {self.total} submitted"
+
+
+def _matches(row: CaseRow, show: str) -> bool:
+    if show == "all":
+        return True
+    if show == "todo":
+        return row.state != AnnotationState.SUBMITTED.value
+    if show == "recheck":
+        return row.needs_recheck
+    return row.state == show
+
+
+def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "") -> CaseList:
+    """The annotator's assigned cases (withdrawn ones excluded), filtered and searched.
+
+    ``show`` is a key of :data:`FILTERS`; ``search`` matches case id, title, section, area
+    and final diagnosis, case-insensitively, every word anywhere. Rows are sorted by case id
+    (numbers in ids compare as numbers: case 9 before case 10).
+    """
+    if show not in FILTERS:
+        raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
+    words = search.lower().split()
+    with project.tx() as session:
+        user = get_user(session, annotator)
+        pairs = session.execute(
+            select(Annotation, Case, CaseRevision)
+            .join(Case, Annotation.case_pk == Case.id)
+            .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
+            .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
+        ).all()
+        everything: list[tuple[CaseRow, str]] = []
+        for annotation, case, revision in pairs:
+            content = revision.content
+            labels = annotation.labels or {}
+            figs = figures(content)
+            required = 2 * len(figs) + 2
+            missing = missing_for_submit(labels, figs)
+            discarded = "discard" in labels
+            row = CaseRow(
+                case_id=case.case_id,
+                title=str(content.get("case_title") or ""),
+                state=annotation.state,
+                case_state=case.state,
+                done=required if discarded else required - len(missing),
+                required=required,
+                needs_recheck=annotation.needs_recheck,
+                needs_fix=bool(revision.problems),
+                discarded=discarded,
+                updated_at=annotation.updated_at,
+            )
+            haystack = " ".join(
+                str(content.get(k) or "")
+                for k in ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis")
+            ).lower()
+            everything.append((row, haystack))
+    everything.sort(key=lambda pair: natural_key(pair[0].case_id))
+    searched = [row for row, hay in everything if all(w in hay for w in words)]
+    all_rows = [row for row, _ in everything]
+    return CaseList(
+        rows=[row for row in searched if _matches(row, show)],
+        total=len(all_rows),
+        submitted=sum(1 for r in all_rows if r.state == AnnotationState.SUBMITTED.value),
+        counts={key: sum(1 for r in all_rows if _matches(r, key)) for key in FILTERS},
+    )
+
+
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Sort key that orders embedded numbers numerically (``demo-9`` < ``demo-10``)."""
+    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text))
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """One stored image of a case, as the viewer and the exam strip need it."""
+
+    sha256: str
+    draft_path: str
+    media_type: str
+    width: int
+    height: int
+    frames: int
+    figures: tuple[str, ...]
+    name: str | None
+    caption: str | None
+    dicom_header: dict[str, Any]
+    attribution: dict[str, Any]
+
+
+def case_images(project: Project, annotator: str, case_id: str) -> dict[str, list[ImageRef]]:
+    """The images of each exam (figure -> images in the exam's ``image_paths`` order).
+
+    Reads the revision the annotator's annotation is on; an exam without images maps to an
+    empty list. Raises NotFound when the case is not assigned to ``annotator``.
+    """
+    with project.tx() as session:
+        user = get_user(session, annotator)
+        row = session.execute(
+            select(Annotation, CaseRevision)
+            .join(Case, Annotation.case_pk == Case.id)
+            .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
+            .where(
+                Case.case_id == case_id,
+                Annotation.annotator_id == user.id,
+                Annotation.withdrawn_at.is_(None),
+            )
+        ).first()
+        if row is None:
+            raise NotFound(f"case {case_id} is not assigned to {annotator}")
+        _annotation, revision = row
+        stored = list(
+            session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id))
+        )
+        content = revision.content
+    refs = {img.draft_path: _ref(img) for img in stored}
+    out: dict[str, list[ImageRef]] = {}
+    for exam in content.get("imaging_examinations") or []:
+        if not isinstance(exam, dict) or "figure" not in exam:
+            continue
+        figure = str(exam["figure"])
+        paths = [p for p in exam.get("image_paths") or [] if isinstance(p, str)]
+        listed = [refs[p] for p in paths if p in refs]
+        extra = sorted(
+            (r for r in refs.values() if figure in r.figures and r not in listed),
+            key=lambda r: natural_key(r.draft_path),
+        )
+        out[figure] = listed + extra
+    return out
+
+
+def _ref(img: CaseImage) -> ImageRef:
+    return ImageRef(
+        sha256=img.sha256,
+        draft_path=img.draft_path,
+        media_type=img.media_type,
+        width=img.width,
+        height=img.height,
+        frames=max(1, img.frames or 1),
+        figures=tuple(str(f) for f in img.figures or []),
+        name=img.name,
+        caption=img.caption,
+        dicom_header=dict(img.dicom_header or {}),
+        attribution=dict(img.attribution or {}),
+    )
+
+
+def image_bytes(project: Project, sha256: str) -> bytes:
+    """The stored bytes of an image (safe to call from a worker thread)."""
+    with project.tx() as session:
+        return project.images.get(session, sha256)
+
+
+def annotators(project: Project) -> list[str]:
+    """Names of the project's users who hold the annotator role, sorted."""
+    return [u.name for u in list_users(project) if "annotator" in u.roles]
+
+
+def default_annotator(project: Project) -> str | None:
+    """An annotator to show when nobody was chosen (screenshots): the first with open work."""
+    names = annotators(project)
+    for name in names:
+        listed = case_list(project, name)
+        if any(r.state == AnnotationState.IN_PROGRESS.value for r in listed.rows):
+            return name
+    return names[0] if names else None
+
+
+def label_edits(family: str, item: str, value: Any) -> list[LabelEdit]:
+    """The edits :func:`annotating.set_label` makes, for callers that apply them (undo)."""
+    if family in SUGGESTIBLE and value is not None:
+        value = {"value": value, "how": "set"}
+    return [LabelEdit(label_key(family, item), value)]
+
+
+def accept_edits(
+    content: dict[str, Any], labels: dict[str, Any], keys: list[str] | None = None
+) -> list[LabelEdit]:
+    """Edits that accept the draft's suggestions (all, or ``keys``); set labels are kept."""
+    return suggestion_accept_edits(content, labels, keys)
+
+
+def exam_suggestion_keys(figure: str) -> list[str]:
+    """The suggestion keys of one exam (accepted together with one key)."""
+    return [label_key("importance", figure), label_key("stage", figure)]

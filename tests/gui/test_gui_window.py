@@ -1,0 +1,151 @@
+"""The window around the page: identity, resume, case list, shortcuts, item models."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+pytestmark = pytest.mark.gui
+
+
+def test_item_models_pass_the_model_tester(qtmodeltester, page) -> None:  # type: ignore[no-untyped-def]
+    from annotator.gui.workspace.case_list import CaseListModel
+    from annotator.gui.workspace.exam_strip import ExamCard, ExamModel
+
+    qtmodeltester.check(page.case_list.model)
+    qtmodeltester.check(page.strip_model)
+    cards = ExamModel()
+    cards.set_cards([ExamCard("Figure 1", {"modality": "CT", "time_past": 6},
+                              importance="essential", stage="stage 1", thumbnail=QImage()),
+                     ExamCard("Figure 2", {}, suggested="optional", warnings=["x"])])
+    qtmodeltester.check(cards)
+    assert cards.data(cards.index(0, 0), Qt.ItemDataRole.ToolTipRole).startswith("Figure 1")
+    qtmodeltester.check(CaseListModel())
+
+
+def test_case_list_filters_searches_and_counts(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
+    panel = page.case_list
+    assert [r.case_id for r in panel.model.rows] == ["D1", "T1", "T2", "T3"]
+    assert panel.progress.text() == "0 of 4 submitted"
+    panel.search.setText("third")
+    assert [r.case_id for r in panel.model.rows] == ["T3"]
+    panel.search.clear()
+    qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)
+    page.submit()
+    panel.filter.setCurrentIndex(panel.filter.findData("submitted"))
+    assert [r.case_id for r in panel.model.rows] == ["T1"]
+    panel.filter.setCurrentIndex(panel.filter.findData("todo"))
+    assert [r.case_id for r in panel.model.rows] == ["D1", "T2", "T3"]
+    # choosing a case in the list opens it
+    panel.filter.setCurrentIndex(0)
+    index = panel.model.index(panel.model.row_of("T2"), 0)
+    panel.table.clicked.emit(index)
+    assert page.session.case_id == "T2"
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
+    assert page.session.case_id == "T3"
+
+
+def test_resume_where_the_annotator_left_off(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    page = window.page("annotate")
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    assert page.session.case_id == "D1"  # the first case not yet submitted
+    page.open_case("T2")
+    page.select_exam("Figure 3")
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    page.viewer.zoom_by(2.0)
+    page.viewer.toggle_invert()
+    zoom = page.viewer.zoom
+    window.close()  # saves pending work and where the annotator is
+    again = make_window()
+    page = again.page("annotate")
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    assert (page.session.case_id, page.exam) == ("T2", "Figure 3")
+    assert page.viewer.zoom == pytest.approx(zoom) and page.viewer.inverted
+
+
+def test_identity_is_chosen_once_and_remembered(qtbot, make_window, gui_project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.gui.app import _identity
+
+    window = make_window(user=None)
+    assert window.chooser is not None and not window.pages
+    people = window.chooser.people
+    people.setCurrentRow(next(i for i in range(people.count())
+                              if people.item(i).data(Qt.ItemDataRole.UserRole) == "a2"))
+    qtbot.mouseClick(window.chooser.go, Qt.MouseButton.LeftButton)
+    assert window.context.user == "a2" and window.who.text() == "a2"
+    assert window.page("annotate").session.user == "a2"
+    assert _identity(gui_project, None, screenshot=False) == "a2"
+    assert _identity(gui_project, "a1", screenshot=False) == "a1"  # --as wins
+    window.switch_user()  # Ctrl+Shift+U brings the chooser back
+    assert window.chooser is not None and not window.pages
+
+
+def test_screenshots_never_ask_who_is_working(gui_project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.gui.app import _identity
+    from annotator.services import annotating
+
+    annotating.set_label(gui_project, "a2", "T2", "comment", "", "started")
+    assert _identity(gui_project, None, screenshot=True) == "a2"  # open work to show
+    assert _identity(gui_project, None, screenshot=False) is None  # the window will ask
+
+
+def test_an_annotator_never_sees_another_annotators_labels(qtbot, gui_project, make_window) -> None:  # type: ignore[no-untyped-def]
+    from annotator.services import annotating
+
+    annotating.set_label(gui_project, "a2", "T1", "importance", "Figure 1", "unnecessary")
+    annotating.set_label(gui_project, "a2", "T1", "comment", "", "a2's private note")
+    page = make_window(case_id="T1").page("annotate")
+    assert page.session.labels == {}
+    assert page.strip_model.cards[0].importance is None
+    assert page.labels_panel.comment.toPlainText() == ""
+
+
+def test_every_action_has_a_distinct_shortcut(page) -> None:  # type: ignore[no-untyped-def]
+    registry = page.context.actions
+    assert registry.conflicts() == []
+    keys = [registry.shortcut(i) for i in registry.actions]
+    assert all(keys)
+    assert registry.shortcut("annotate.importance.essential") == "E"
+    assert {"annotate.stage.tie", "annotate.stage.unranked", "annotate.undo"} <= set(
+        registry.actions
+    )
+
+
+def test_shortcut_sheet_and_rebinding(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(case_id="T1")
+    page = window.page("annotate")
+    page.viewer.setFocus()
+    qtbot.keyClick(page.viewer, Qt.Key.Key_F1)
+    sheet = window.sheet
+    assert sheet is not None and sheet.isVisible() and not sheet.isModal()
+    texts = [sheet.table.item(i, 1).text() for i in range(sheet.table.rowCount())]
+    assert "Tie with the previous exam" in texts
+    registry = window.registry
+    assert not sheet.rebind("annotate.importance.essential", "O")  # O is optional's key
+    assert "already used by: Importance: optional" in sheet.message.text()
+    assert registry.shortcut("annotate.importance.essential") == "E"
+    assert sheet.rebind("annotate.importance.essential", "Y")
+    page.viewer.setFocus()
+    qtbot.keyClick(page.viewer, "y")
+    assert page.session.labels["importance:Figure 1"]["value"] == "essential"
+    assert '"annotate.importance.essential": "Y"' in registry.bindings_file.read_text()
+    sheet.close()
+    qtbot.keyClick(page.viewer, "?")
+    assert sheet.isVisible()
+
+
+def test_active_time_is_measured_and_stored_on_leaving(qtbot, page, stored) -> None:  # type: ignore[no-untyped-def]
+    clock = page.activity.clock
+    page.viewer.setFocus()
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Down)  # real input feeds the clock
+    assert clock._last is not None
+    clock.take()
+    clock.touch(1000.0)  # then a measured minute of work, with known timestamps
+    clock.touch(1030.0)
+    clock.touch(1060.0)
+    clock.touch(5000.0)  # after a long absence: not counted
+    page.open_case("T2")
+    assert stored("T1")["active_seconds"] == 60.0
+    assert "active_seconds" not in stored("T2")

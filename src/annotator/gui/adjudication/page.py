@@ -137,6 +137,7 @@ class ReviewPage(QWidget):
         self._item_changed()
         if not same_case:
             self.case_panel.show_case(detail)
+            self._images_pending = True
             run_in_background(
                 lambda: _render(self.project, case_id), self._images_ready, self._images_failed
             )
@@ -145,9 +146,15 @@ class ReviewPage(QWidget):
         case_id, images = result
         if self.detail is not None and self.detail.case_id == case_id:
             self.case_panel.set_images(images)
+            self._images_pending = False
 
     def _images_failed(self, exc: BaseException) -> None:
+        self._images_pending = False
         self.case_panel.preview.setText(f"Images could not be shown: {exc}")
+
+    def ready(self) -> bool:
+        """True once the current case's images are on screen (screenshots wait for it)."""
+        return not getattr(self, "_images_pending", False)
 
     def _item_changed(self, _key: str = "") -> None:
         item = self.table.current()

@@ -257,6 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")
     p.add_argument("--size", default="1600x1000", metavar="WxH")
     p.add_argument("--case", metavar="ID")
+    p.add_argument("--open-bundle", metavar="FILE", help="open a work bundle (with --into DIR)")
+    p.add_argument("--into", metavar="DIR", help="the new folder for the bundle's project")
     p.add_argument(
         "--as",
         dest="as_user",

@@ -1,8 +1,12 @@
 """Starting the desktop app (and the offscreen screenshot mode used by docs and tests).
 
-Identity: ``--as`` or ``$ANNOTATOR_USER`` first, else the person remembered on this
-machine for this project, else the window asks. Screenshots never ask: without an identity
-they show the first annotator with open work, so the picture has content.
+Identity: ``--as`` or ``$ANNOTATOR_USER`` first, else (in an annotator's offline project)
+its annotator, else the person remembered on this machine for this project, else the window
+asks. Screenshots never ask: without an identity they show the first annotator with open
+work, so the picture has content.
+
+``--open-bundle FILE --into DIR`` first creates the annotator's own project from a work
+bundle and opens it as that annotator on the annotate page.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 SCREENSHOT_WAIT_SECONDS = 20.0
@@ -20,10 +25,15 @@ def _identity(project: object, requested: str | None, screenshot: bool) -> str |
     from annotator.services.project import Project
     from annotator.services.workspace import default_annotator
     from annotator.services.workspace_state import remembered_identity
+    from annotator.sync.offline import offline_info
 
     assert isinstance(project, Project)
     if requested:
         return requested
+    info = offline_info(project)
+    if info is not None:
+        # The offline copy shares the curator's project id, hence its remembered identity.
+        return info.annotator
     remembered = remembered_identity(project)
     if remembered or not screenshot:
         return remembered
@@ -65,6 +75,26 @@ def parse_size(text: str | None) -> tuple[int, int]:
     return size
 
 
+def _open_bundle(bundle: str, into: str | None) -> tuple[Any, str]:
+    """Unbundle before the window exists; the project and its annotator."""
+    from annotator.errors import ProjectError, ValidationError
+    from annotator.services.project import DB_NAME, open_project
+    from annotator.sync.unbundle import unbundle
+
+    if not into:
+        raise ValidationError("--open-bundle needs --into DIR: a new folder for your project")
+    try:
+        result = unbundle(Path(bundle), into)
+    except ProjectError as exc:
+        if (Path(into) / DB_NAME).exists():
+            raise ProjectError(f"{exc}. It already holds a project: open it with "
+                               f"annotator --project {into} gui") from None
+        raise
+    print(f"{result.annotator}'s project with {len(result.case_ids)} case(s) is ready in "
+          f"{result.folder}")
+    return open_project(result.folder, create=False, backup=False), result.annotator
+
+
 def run_gui(args: argparse.Namespace) -> int:
     """Open the main window on the project; with --screenshot, render to PNG and exit."""
     if args.screenshot:
@@ -81,8 +111,13 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setApplicationName("annotator")
     app.setOrganizationName("annotator")
     app.setStyle("Fusion")
-    project = open_project(args.project) if args.project else None
     requested = args.as_user or os.environ.get("ANNOTATOR_USER")
+    bundle = getattr(args, "open_bundle", None)
+    if bundle:
+        project, requested = _open_bundle(bundle, getattr(args, "into", None) or args.project)
+        args.page = args.page or "annotate"
+    else:
+        project = open_project(args.project) if args.project else None
     user = _identity(project, requested, bool(args.screenshot)) if project else requested
     window = MainWindow(GuiContext(project, user, case_id=args.case))
     window.resize(width, height)

@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 from annotator import __version__
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.context import GuiContext
+from annotator.gui.roundtrip.controller import RoundTripActions
+from annotator.services.project import Project
 
 PAGES = (
     ("annotate", "Annotate"),
@@ -81,8 +83,8 @@ class MainWindow(QMainWindow):
             context.actions = ActionRegistry(self)
         self.context = context
         self.registry: ActionRegistry = context.actions
-        where = context.project.location if context.project else "no project"
-        self.setWindowTitle(f"annotator {__version__} - {where}")
+        self.roundtrip = RoundTripActions(self)  # open bundle, send my work, curator's view
+        self.setWindowTitle(self._title())
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -93,6 +95,7 @@ class MainWindow(QMainWindow):
                           "QWidget#topBar QLabel, QWidget#topBar QToolButton { color: white; }")
         bar = QHBoxLayout(top)
         bar.setContentsMargins(6, 0, 6, 0)
+        bar.addWidget(self.roundtrip.menu_button)
         self.tabs = QTabBar()
         self.tabs.setDrawBase(False)
         self.tabs.setExpanding(False)
@@ -105,6 +108,7 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(title)
         bar.addWidget(self.tabs)
         bar.addStretch(1)
+        bar.addWidget(self.roundtrip.send.button)
         self.who = QToolButton()
         self.who.setAutoRaise(True)
         self.who.setToolTip("Switch user (Ctrl+Shift+U)")
@@ -134,6 +138,7 @@ class MainWindow(QMainWindow):
             self.registry.register(spec, handlers[spec.id], self)
         self.tabs.currentChanged.connect(self._page_changed)
         self._restore_geometry()
+        self.roundtrip.project_changed()
         if context.project is not None and not context.user and self._has_users():
             self.ask_identity()
         else:
@@ -186,7 +191,32 @@ class MainWindow(QMainWindow):
         self.built = {}
         self.tabs.setEnabled(True)
         self.who.setText(self.context.user or "nobody")
+        self.roundtrip.project_changed()
         self._page_changed(self.tabs.currentIndex())
+
+    def switch_project(self, project: Project, user: str | None, page_id: str = "annotate") -> None:
+        """Work on ``project`` as ``user`` from now on (e.g. one just made from a bundle)."""
+        self._drop_pages()
+        if self.chooser is not None:
+            self.stack.removeWidget(self.chooser)
+            self.chooser.deleteLater()
+            self.chooser = None
+        self.context.project, self.context.user, self.context.case_id = project, user, None
+        self.setWindowTitle(self._title())
+        blocked = self.tabs.blockSignals(True)  # build only the page shown, not the old one
+        self.tabs.setCurrentIndex([p for p, _ in PAGES].index(page_id))
+        self.tabs.blockSignals(blocked)
+        self.build_pages()
+
+    def _title(self) -> str:
+        from annotator.sync.offline import offline_info
+
+        project = self.context.project
+        if project is None:
+            return f"annotator {__version__} - no project"
+        info = offline_info(project)
+        mine = f" ({info.annotator}'s offline project)" if info is not None else ""
+        return f"annotator {__version__} - {project.location}{mine}"
 
     @property
     def pages(self) -> list[QWidget]:
@@ -224,12 +254,13 @@ class MainWindow(QMainWindow):
             page = make_page(page_id, title, self.context)
             self.built[page_id] = page
             self.stack.addWidget(page)
+            self.roundtrip.page_built(page)
         return self.built[page_id]
 
     def ready(self) -> bool:
         """True when every page that can say so has its content on screen."""
         checks = [getattr(p, "ready", None) for p in self.pages]
-        return all(check() for check in checks if callable(check))
+        return not self.roundtrip.busy and all(check() for check in checks if callable(check))
 
     # -- shortcut sheet, geometry, closing ------------------------------------------------
 
@@ -254,5 +285,6 @@ class MainWindow(QMainWindow):
             shutdown = getattr(page, "shutdown", None)
             if callable(shutdown):
                 shutdown()
+        self.roundtrip.close()
         QSettings().setValue("window/geometry", self.saveGeometry())
         super().closeEvent(event)

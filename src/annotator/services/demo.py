@@ -21,6 +21,7 @@ from annotator.resources import demo_cases_dir
 from annotator.review.items import Item
 from annotator.services import annotating, review
 from annotator.services.assignments import assign
+from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.project import Project, open_project, project_is_empty
 from annotator.services.status import project_status
@@ -64,6 +65,15 @@ def build_demo(location: str) -> str:
         raise ProjectError("the bundled demo cases did not import: " + "; ".join(bad))
     assign(project, CURATOR, 2)
     plan = replay_work(project)
+    save_card_settings(
+        project,
+        CURATOR,
+        license="CC-BY-4.0",
+        description="Teaching cases written for the annotator demo, with images derived from "
+        "files that ship inside pydicom and nilearn (see cases/demo/SOURCES.md).",
+        source_collection="annotator demo cases",
+        team="Three physician annotators (simulated) and one senior adjudicator (simulated).",
+    )
     counts = project_status(project)
     lines = [f"demo project ready at {location}"]
     lines += [f"  {k}: {v}" for k, v in counts.items()]

@@ -94,10 +94,16 @@ class Page(QWidget):
         if project is None:
             return
         self.summary.setText("Checking the project...")
+        self._checking = True
         run_in_background(lambda: service.preflight(project), self._show_preflight,
                           self._show_error)
 
+    def ready(self) -> bool:
+        """True once the pre-flight list is on screen (screenshots wait for it)."""
+        return not getattr(self, "_checking", False)
+
     def _show_preflight(self, check: service.Preflight) -> None:
+        self._checking = False
         rows = [(c, "released", "green-lit") for c in check.released]
         rows += [(h.case_id, "excluded", f"{h.reason_code}: {h.reason}") for h in check.excluded]
         rows += [(h.case_id, "held back", h.reason) for h in check.held_back]
@@ -269,6 +275,7 @@ class Page(QWidget):
         self.status.setText(f"Export stopped: {exc}")
 
     def _show_error(self, exc: BaseException) -> None:
+        self._checking = False
         self.summary.setText(f"Cannot check the project: {exc}")
 
     def open_folder(self) -> None:

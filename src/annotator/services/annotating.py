@@ -17,7 +17,7 @@ from annotator.domain import labels as L
 from annotator.domain.states import AnnotationState, CaseState, can_edit, can_reopen
 from annotator.domain.suggestions import accept_edits, figures, suggestions
 from annotator.errors import ConflictError, NotFound, StateError
-from annotator.services.caseflow import refresh_case_state
+from annotator.services.caseflow import active_annotation, refresh_case_state
 from annotator.services.history import record
 from annotator.services.project import Project
 from annotator.services.users import get_user
@@ -55,13 +55,7 @@ def _load(session: Session, annotator: str, case_id: str) -> tuple[Case, Annotat
     case = session.scalars(select(Case).where(Case.case_id == case_id)).first()
     if case is None:
         raise NotFound(f"no case {case_id!r}")
-    annotation = session.scalars(
-        select(Annotation).where(
-            Annotation.case_pk == case.id,
-            Annotation.annotator_id == user.id,
-            Annotation.withdrawn_at.is_(None),
-        )
-    ).first()
+    annotation = active_annotation(session, case, user.id)
     if annotation is None:
         raise NotFound(f"case {case_id} is not assigned to {annotator}")
     return case, annotation

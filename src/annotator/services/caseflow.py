@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import CaseState, case_state_after_submissions
+from annotator.domain.states import AnnotationState, CaseState, case_state_after_submissions
 from annotator.services.history import record
 from annotator.store.schema import Annotation, Case, utcnow
 
@@ -17,6 +20,35 @@ def active_annotations(session: Session, case: Case) -> list[Annotation]:
             .where(Annotation.case_pk == case.id, Annotation.withdrawn_at.is_(None))
             .order_by(Annotation.id)
         )
+    )
+
+
+def active_annotation(session: Session, case: Case, user_id: uuid.UUID) -> Annotation | None:
+    """The user's current (not withdrawn) annotation of the case, if any."""
+    return session.scalars(
+        select(Annotation).where(
+            Annotation.case_pk == case.id,
+            Annotation.annotator_id == user_id,
+            Annotation.withdrawn_at.is_(None),
+        )
+    ).first()
+
+
+def send_for_recheck(
+    session: Session, case: Case, annotation: Annotation, actor: str, revision: int, **detail: Any
+) -> None:
+    """Return an annotation to ``in_progress`` for re-check against draft revision ``revision``."""
+    annotation.state = AnnotationState.IN_PROGRESS.value
+    annotation.needs_recheck = True
+    annotation.updated_at = utcnow()
+    record(
+        session,
+        actor,
+        "recheck",
+        case_pk=case.id,
+        annotation_id=annotation.id,
+        after={"revision": revision},
+        **detail,
     )
 
 

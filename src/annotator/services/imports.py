@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import AnnotatorError
 from annotator.ingest import CaseCandidate, read_case_sources
+from annotator.services.caseflow import send_for_recheck
 from annotator.services.history import record
 from annotator.services.project import Project
 from annotator.services.users import require_role
@@ -171,17 +172,7 @@ def _apply(
     for annotation in annotations:
         annotation.revision_id = revision.id
         if annotation in touched and annotation.withdrawn_at is None:
-            annotation.needs_recheck = True
-            if annotation.state == AnnotationState.SUBMITTED.value:
-                annotation.state = AnnotationState.IN_PROGRESS.value
-            record(
-                session,
-                actor,
-                "recheck",
-                case_pk=case.id,
-                annotation_id=annotation.id,
-                after={"revision": number},
-            )
+            send_for_recheck(session, case, annotation, actor, number)
     for decision in session.scalars(
         select(Adjudication).where(
             Adjudication.case_pk == case.id, Adjudication.superseded.is_(False)

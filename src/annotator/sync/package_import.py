@@ -20,7 +20,7 @@ from annotator.domain import labels as L
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.domain.suggestions import figures
 from annotator.errors import AnnotatorError, NotFound
-from annotator.services.caseflow import refresh_case_state
+from annotator.services.caseflow import active_annotation, refresh_case_state, send_for_recheck
 from annotator.services.history import record
 from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
@@ -137,13 +137,7 @@ def _apply_case(
     case = session.scalars(select(Case).where(Case.case_id == pcase.case_id)).first()
     if case is None:
         raise _CaseRefused(f"no case {pcase.case_id} in this project")
-    annotation = session.scalars(
-        select(Annotation).where(
-            Annotation.case_pk == case.id,
-            Annotation.annotator_id == user.id,
-            Annotation.withdrawn_at.is_(None),
-        )
-    ).first()
+    annotation = active_annotation(session, case, user.id)
     if annotation is None:
         raise _CaseRefused(f"no longer assigned to {user.name}")
     incoming = pcase.annotation.history
@@ -207,16 +201,12 @@ def _stale(
     number: int,
 ) -> CaseResult:
     """Work on an earlier revision: keep it out, send the annotation back for re-check."""
-    annotation.state = AnnotationState.IN_PROGRESS.value
-    annotation.needs_recheck = True
-    annotation.updated_at = utcnow()
-    record(
+    send_for_recheck(
         session,
+        case,
+        annotation,
         actor,
-        "recheck",
-        case_pk=case.id,
-        annotation_id=annotation.id,
-        after={"revision": number},
+        number,
         reason="package made on an earlier revision of the case; not merged",
         package_id=str(manifest.package_id),
         entries_not_merged=entries,

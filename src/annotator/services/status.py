@@ -25,13 +25,16 @@ def project_status(project: Project) -> dict[str, int]:
             )
             or 0
         )
+        open_cases = {c.id for c in cases if c.state in ("annotating", "in_review")}
         by_state = {s.value: sum(1 for c in cases if c.state == s.value) for s in CaseState}
         return {
             "cases": len(cases),
             "exams": sum(len(r.content.get("imaging_examinations") or []) for r in revisions),
             "images": len(images),
             "dicom_images": sum(1 for i in images if i.media_type == "application/dicom"),
-            "needs_fix": sum(1 for r in revisions if r.problems),
+            # Draft problems still open: a green-lit case passed the re-check on its final
+            # values, an excluded one leaves the release anyway.
+            "needs_fix": sum(1 for r in revisions if r.problems and r.case_pk in open_cases),
             "annotators": annotators,
             "annotations_submitted": int(submitted),
             "annotating": by_state["annotating"],

@@ -32,6 +32,12 @@ CURATOR = "Sam Curator"
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
 SENIOR = "Dr Dana Weiss"
 SEED = 20261122
+NOTES = (
+    "",
+    "Classic teaching case; the history nearly gives the answer away.",
+    "Caption of the key figure is more specific than the images show.",
+    "Would ask for the prior imaging before deciding.",
+)
 DEMO_DEID_SEED = "annotator-demo"  # fixed so every demo build stores identical images
 
 
@@ -130,6 +136,20 @@ def _label_fully(
     edits.append(LabelEdit("rubric_ok:Diagnosis", True))
     edits.append(LabelEdit("rubric_ok:Localisation", rng.random() > 0.15))
     edits.append(LabelEdit("active_seconds", round(rng.uniform(240, 900), 1)))
+    # Notes physicians leave even where nothing conflicts (the senior reads them all).
+    note = rng.choice(NOTES)
+    if note:
+        edits.append(LabelEdit("comment", note))
+    if rng.random() < 0.3:
+        figure = view.figures[-1]
+        edits.append(LabelEdit(f"exam_comment:{figure}", "Adds little once the key exam is read."))
+    if rng.random() < 0.15:
+        edits.append(
+            LabelEdit(
+                f"red_flag:{view.figures[0]}",
+                "Contrast is contraindicated until renal function is known.",
+            )
+        )
     annotating.edit(project, name, case_id, edits)
 
 

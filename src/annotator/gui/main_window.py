@@ -15,7 +15,6 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QMainWindow,
     QStackedWidget,
     QTabBar,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from annotator import __version__
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.context import GuiContext
+from annotator.gui.pages import MessagePage
 from annotator.gui.roundtrip.controller import RoundTripActions
 from annotator.services.project import Project
 
@@ -46,20 +46,6 @@ WINDOW_ACTIONS = (
 )
 
 
-class PlaceholderPage(QWidget):
-    """A page that a later part of the app fills; says so plainly."""
-
-    def __init__(self, title: str, text: str) -> None:
-        super().__init__()
-        layout = QVBoxLayout(self)
-        heading = QLabel(f"<h2>{title}</h2>")
-        body = QLabel(text)
-        body.setWordWrap(True)
-        layout.addWidget(heading)
-        layout.addWidget(body)
-        layout.addStretch(1)
-
-
 def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
     """Build a page; a page that fails to build says so instead of closing the app."""
     try:
@@ -67,12 +53,13 @@ def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
     except ModuleNotFoundError as exc:
         if exc.name != f"annotator.gui.pages.{page_id}":
             raise
-        return PlaceholderPage(title, "This page is not built yet.")
+        return MessagePage(title, "This page is not built yet; it arrives with its own issue "
+                           "(SME verdicts on benchmark items).")
     try:
         page: QWidget = module.Page(context)
     except Exception as exc:  # one broken page must not take the annotator's work down
         traceback.print_exc()
-        return PlaceholderPage(title, f"This page could not be opened: {exc}")
+        return MessagePage(title, f"This page could not be opened: {exc}")
     return page
 
 

@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from annotator.gui.context import GuiContext
+from annotator.gui.pages import MessagePage
 from annotator.services import workspace
 from annotator.services.users import list_users
-
-
-def _message(text: str) -> QWidget:
-    page = QWidget()
-    layout = QVBoxLayout(page)
-    label = QLabel(text)
-    label.setWordWrap(True)
-    layout.addWidget(label)
-    layout.addStretch(1)
-    return page
 
 
 def Page(context: GuiContext) -> QWidget:  # noqa: N802 - the page protocol's name
     """The workspace for ``context.user``, or a sentence saying why there is none."""
     if context.project is None:
-        return _message("<h2>Annotate</h2>Open a project with --project to annotate.")
+        return MessagePage("Annotate", "Open a project with --project to annotate.")
     if not context.user:
-        return _message("<h2>Annotate</h2>Choose who you are first.")
+        return MessagePage("Annotate", "Choose who you are first.")
     known = {u.name for u in list_users(context.project)}
     if context.user not in known:
-        return _message(f"<h2>Annotate</h2>{context.user} is not a user of this project.")
+        return MessagePage("Annotate", f"{context.user} is not a user of this project.")
     if workspace.case_list(context.project, context.user).total == 0:
-        return _message(f"<h2>Annotate</h2>{context.user} has no cases assigned to annotate. "
+        return MessagePage("Annotate", f"{context.user} has no cases assigned to annotate. "
                         "A curator assigns cases with <tt>annotator assign</tt>.")
     from annotator.gui.workspace.page import AnnotatePage
 

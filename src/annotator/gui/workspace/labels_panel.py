@@ -110,16 +110,10 @@ class LabelsPanel(QWidget):
         form.setContentsMargins(8, 6, 8, 6)
         importance_box, self.importance = choice_row(IMPORTANCE, KEYS)
         form.addRow(row_title("Importance", "E · O · U"), importance_box)
-        self.exam_suggestion = QLabel()
-        self.exam_suggestion.setObjectName("suggestion")
-        self.exam_suggestion.setWordWrap(True)
-        accept = QPushButton("Accept")
-        accept.setToolTip("Accept the draft's importance and stage for this exam (A)")
-        accept.setObjectName("acceptExam")
-        accept.clicked.connect(self.acceptExam)
-        sugg_row = QHBoxLayout()
-        sugg_row.addWidget(self.exam_suggestion, 1)
-        sugg_row.addWidget(accept)
+        self.exam_suggestion, sugg_row = _suggestion_row(
+            "Accept", "Accept the draft's importance and stage for this exam (A)", "acceptExam",
+            self.acceptExam,
+        )
         form.addRow(row_title("Draft", "A accepts"), sugg_row)
         self.stage = QLabel()
         self.stage.setWordWrap(True)
@@ -142,16 +136,10 @@ class LabelsPanel(QWidget):
         cform.addRow(row_title("Difficulty", "D cycles"), diff_box)
         rar_box, self.rarity = choice_row(RARITY, {})
         cform.addRow(row_title("Rarity", "R cycles"), rar_box)
-        self.case_suggestion = QLabel()
-        self.case_suggestion.setObjectName("suggestion")
-        self.case_suggestion.setWordWrap(True)
-        accept_all = QPushButton("Accept all")
-        accept_all.setToolTip("Accept every suggestion of the case not yet decided (Shift+A)")
-        accept_all.setObjectName("acceptAll")
-        accept_all.clicked.connect(self.acceptAll)
-        row = QHBoxLayout()
-        row.addWidget(self.case_suggestion, 1)
-        row.addWidget(accept_all)
+        self.case_suggestion, row = _suggestion_row(
+            "Accept all", "Accept every suggestion of the case not yet decided (Shift+A)",
+            "acceptAll", self.acceptAll,
+        )
         cform.addRow(row_title("Draft", "Shift+A"), row)
         self.discard = QComboBox()
         self.discard.addItem("Keep this case", None)
@@ -301,3 +289,20 @@ def _chosen(labels: dict[str, Any], key: str) -> str | None:
 
 
 __all__ = ["LabelsPanel", "choice_row", "set_widget_text", "show_choice"]
+
+
+def _suggestion_row(
+    button_text: str, tooltip: str, name: str, accept: Any
+) -> tuple[QLabel, QHBoxLayout]:
+    """The draft's suggestion (shown apart from labels) with its explicit accept button."""
+    label = QLabel()
+    label.setObjectName("suggestion")
+    label.setWordWrap(True)
+    button = QPushButton(button_text)
+    button.setToolTip(tooltip)
+    button.setObjectName(name)
+    button.clicked.connect(accept)
+    row = QHBoxLayout()
+    row.addWidget(label, 1)
+    row.addWidget(button)
+    return label, row

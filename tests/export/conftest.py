@@ -71,15 +71,16 @@ def annotators_of(project: Project, case_id: str) -> list[str]:
     return found
 
 
-def build(location: str, drafts: Path, *, deidentify: bool = True) -> Project:
-    """Create the project at ``location`` and replay the reviewers' work."""
+def build(location: str, drafts: Path, *, deidentify: bool = True,
+          writer: Callable[[Path], Path] = write_drafts) -> Project:
+    """Create the project at ``location`` from ``writer``'s drafts; replay the reviewers' work."""
     project = open_project(location)
     project.set_setting("deid_seed", "export-test-seed")
     add_user(project, "(setup)", CURATOR, ["curator"])
     for name in PHYSICIANS:
         add_user(project, CURATOR, name, ["annotator"])
     add_user(project, CURATOR, SENIOR, ["adjudicator"])
-    report = import_cases(project, CURATOR, [write_drafts(drafts)], deidentify=deidentify)
+    report = import_cases(project, CURATOR, [writer(drafts)], deidentify=deidentify)
     assert not report.failed, [o.reason for o in report.outcomes]
     assign(project, CURATOR, 2)
     for case_id in ("R1", "R2", "case 3"):
@@ -116,8 +117,10 @@ def build_project(
     """``build_project(location, deidentify=True)`` builds the seeded project (closed after)."""
     opened: list[Project] = []
 
-    def make(location: str, *, deidentify: bool = True) -> Project:
-        project = build(location, tmp_path_factory.mktemp("drafts"), deidentify=deidentify)
+    def make(location: str, *, deidentify: bool = True,
+             writer: Callable[[Path], Path] = write_drafts) -> Project:
+        project = build(location, tmp_path_factory.mktemp("drafts"), deidentify=deidentify,
+                        writer=writer)
         opened.append(project)
         return project
 

@@ -26,7 +26,7 @@ def test_sqlite_and_postgresql_export_identical_bytes(
         outs.append(out)
     first, second = outs
     assert release_files(first) == release_files(second)
-    assert "dicom/R1/f4.dcm" in release_files(first)
+    assert "dicom/R1/figure_4-1.dcm" in release_files(first)
     different = [rel for rel in release_files(first)
                  if (first / rel).read_bytes() != (second / rel).read_bytes()]
     assert different == []

@@ -30,7 +30,7 @@ def test_export_command_writes_a_valid_release(
     assert "3 case(s), 10 image(s)" in printed
     assert "excluded   X1: discard upheld: Key image unusable." in printed
     assert "held back  H1: still being annotated" in printed
-    assert (out / "dicom/R1/f4.dcm").read_bytes()[128:132] == b"DICM"
+    assert (out / "dicom/R1/figure_4-1.dcm").read_bytes()[128:132] == b"DICM"
     assert "| Version | 2.0.0 |" in (out / "BENCHMARK_CARD.md").read_text("utf-8")
     assert annotator.cli.main(["validate", str(out)]) == 0
 

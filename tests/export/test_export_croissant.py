@@ -38,8 +38,8 @@ def test_croissant_validates_and_its_records_load(licensed: Path) -> None:
     images = list(dataset.records("images"))
     assert len(images) == 10
     paths = {r["images/path"].decode(): r["images/sha256"].decode() for r in images}
-    png = (licensed / "images/R1/f4.png").read_bytes()
-    assert paths["images/R1/f4.png"] == hashlib.sha256(png).hexdigest()
+    png = (licensed / "images/R1/figure_4-1.png").read_bytes()
+    assert paths["images/R1/figure_4-1.png"] == hashlib.sha256(png).hexdigest()
     counts = {r["counts/quantity"]: r["counts/count"] for r in dataset.records("counts")}
     assert counts["released_cases"] == 3 and counts["images"] == 10
 

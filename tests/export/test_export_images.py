@@ -15,15 +15,21 @@ def test_case_folders_are_safe_and_never_collide() -> None:
     assert safe_case_dir("..") not in ("..", ".", "")
 
 
-def test_file_names_keep_base_names_and_resolve_clashes() -> None:
-    names = release_file_names(
-        ["img/f1.png", "series/IM1.dcm", "other/IM1.dcm", "x/F1.PNG"],
-        rendered={"series/IM1.dcm", "other/IM1.dcm"},
-    )
-    assert names["img/f1.png"] == "f1.png"
-    assert names["series/IM1.dcm"] == "series_IM1.png"
-    assert names["other/IM1.dcm"] == "other_IM1.png"
-    assert names["x/F1.PNG"] == "F1-2.PNG"  # clashes with f1.png on case-insensitive disks
+def test_file_names_are_derived_from_figures_never_from_the_upload() -> None:
+    names = release_file_names([
+        ("uploads/Jane_Doe_MRN123.png", ("Figure 1",)),
+        ("series/IM1.dcm", ("Figure 2",)),
+        ("other/IM1.dcm", ("Figure 2", "Figure 3")),
+        ("x/F1.PNG", ()),
+        ("y/figure.png", ("figure 1",)),  # cleans to the same stem as "Figure 1"
+    ])
+    assert names == {
+        "uploads/Jane_Doe_MRN123.png": "figure_1-1.png",
+        "series/IM1.dcm": "figure_2-1.png",
+        "other/IM1.dcm": "figure_2-2.png",
+        "x/F1.PNG": "image-1.png",
+        "y/figure.png": "figure_1-2.png",
+    }
 
 
 def test_a_multi_frame_dicom_ships_its_middle_frame(tmp_path: Path) -> None:
@@ -38,12 +44,14 @@ def test_a_multi_frame_dicom_ships_its_middle_frame(tmp_path: Path) -> None:
     findings: list[str] = []
     shipped = ship_case_images(case, lambda sha: data, written.__setitem__,
                                include_dicom=True, findings=findings)
-    assert [s.path for s in shipped] == ["images/C1/rtdose.png"]
+    assert [s.path for s in shipped] == ["images/C1/figure_1-1.png"]
     assert shipped[0].render is not None
     assert shipped[0].render["frame"] == 7 and shipped[0].render["frames"] == 15
     assert shipped[0].render["policy"] == "middle frame 7 of 15 (0-based frames // 2)"
     assert shipped[0].caption == "Dose map"
-    assert written["images/C1/rtdose.png"].startswith(b"\x89PNG")
-    assert written["dicom/C1/rtdose.dcm"] == data
-    assert shipped[0].dicom_path == "dicom/C1/rtdose.dcm"
-    assert findings and findings[0].startswith("C1: dose/rtdose.dcm:")
+    assert written["images/C1/figure_1-1.png"].startswith(b"\x89PNG")
+    assert written["dicom/C1/figure_1-1.dcm"] == data
+    assert shipped[0].dicom_path == "dicom/C1/figure_1-1.dcm"
+    # pydicom's test file was never de-identified: the gate names the DICOM copy only, the
+    # rendition is pixels.
+    assert findings and all(f.startswith("C1: dicom/C1/figure_1-1.dcm:") for f in findings)

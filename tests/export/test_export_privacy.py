@@ -25,9 +25,9 @@ def _ct_small() -> bytes:
 
 def test_a_dicom_never_de_identified_is_a_finding() -> None:
     found = dicom_findings(_ct_small())
-    assert any(f.startswith("not de-identified") and "PatientName" in f and "PatientID" in f
+    assert "PatientName is not empty" in found and "PatientID is not empty" in found
+    assert any("outside the de-identification profile" in f and "PatientBirthDate" in f
                for f in found)
-    assert any("private tag(s) present" in f for f in found)
     cleaned, _ = deidentify_dicom(_ct_small(), seed="s", name="ct")
     assert dicom_findings(cleaned) == []
 
@@ -38,10 +38,27 @@ def test_png_text_chunks_are_findings() -> None:
     buffer = io.BytesIO()
     Image.new("L", (4, 4)).save(buffer, format="PNG", pnginfo=info)
     assert image_findings("x.png", buffer.getvalue(), "image/png") == [
-        "x.png: PNG tEXt chunk (Author) present"]
+        "x.png: PNG 'tEXt' chunk present (only pixel chunks may ship)"]
     clean = io.BytesIO()
     Image.new("L", (4, 4)).save(clean, format="PNG")
     assert image_findings("x.png", clean.getvalue(), "image/png") == []
+
+
+def test_a_file_the_gate_cannot_parse_or_does_not_know_is_a_finding() -> None:
+    clean = io.BytesIO()
+    Image.new("L", (4, 4)).save(clean, format="PNG")
+    data = clean.getvalue()
+    assert image_findings("x.png", data[:-2], "image/png") == [
+        "x.png: the PNG ends before its IEND chunk"]
+    broken_crc = data[:-1] + bytes([data[-1] ^ 1])
+    assert image_findings("x.png", broken_crc, "image/png") == [
+        "x.png: PNG chunk 'IEND' has a bad CRC"]
+    assert image_findings("x.png", data + b"tail", "image/png") == [
+        "x.png: 4 bytes after the PNG's IEND"]
+    assert image_findings("x.jpg", b"\xff\xd8\xff", "image/jpeg")[0].startswith(
+        "x.jpg: a 'image/jpeg' file cannot be proven free of metadata")
+    assert image_findings("x.dcm", b"DICM nonsense", "application/dicom")  # never a pass
+    assert image_findings("x.dcm", b"", "application/dicom")
 
 
 def test_names_are_found_case_insensitively_as_whole_words() -> None:
@@ -72,11 +89,13 @@ def test_a_user_name_in_released_text_stops_the_export(
     assert "Okafor" not in (out / "release.json").read_text("utf-8")
 
 
-def test_an_image_that_was_not_de_identified_stops_the_export(
+def test_an_image_that_was_not_de_identified_stops_an_export_that_ships_it(
     build_project: Callable[..., Project], tmp_path: Path
 ) -> None:
     project = build_project(str(tmp_path / "p"), deidentify=False)
     with pytest.raises(PrivacyError) as caught:
-        export_release(project, CURATOR, tmp_path / "release", version="1.0.0")
-    assert any(f.startswith("R1: img/f4.dcm: not de-identified") for f in caught.value.findings)
+        export_release(project, CURATOR, tmp_path / "release", version="1.0.0",
+                       include_dicom=True)
+    assert any(f.startswith("R1: dicom/R1/figure_4-1.dcm: PatientName is not empty")
+               for f in caught.value.findings)
     assert not (tmp_path / "release").exists()

@@ -110,24 +110,25 @@ def test_draft_keys_come_back_unchanged(exported: Path) -> None:
 def test_image_paths_are_rewritten_and_dicom_ships_as_png(exported: Path) -> None:
     cases = _by_id(exported)
     r1 = cases["R1"]
-    assert _exams(r1)["Figure 4"]["image_paths"] == ["images/R1/f4.png"]
+    assert _exams(r1)["Figure 4"]["image_paths"] == ["images/R1/figure_4-1.png"]
     assert [i["path"] for i in r1["images"]] == [
-        "images/R1/f1.png", "images/R1/f2.png", "images/R1/f3.png", "images/R1/f4.png"]
-    assert (exported / "images/R1/f4.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+        "images/R1/figure_1-1.png", "images/R1/figure_2-1.png", "images/R1/figure_3-1.png",
+        "images/R1/figure_4-1.png"]
+    assert (exported / "images/R1/figure_4-1.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert not list(exported.rglob("*.dcm"))
     folder = safe_case_dir("case 3")
     assert folder.startswith("case_3-")
-    assert _exams(cases["case 3"])["Figure 1"]["image_paths"] == [f"images/{folder}/f1.png"]
+    assert _exams(cases["case 3"])["Figure 1"]["image_paths"] == [f"images/{folder}/figure_1-1.png"]
     rows = {r["path"]: r for r in read_csv((exported / "images.csv").read_bytes())}
-    dicom = rows["images/R1/f4.png"]
+    dicom = rows["images/R1/figure_4-1.png"]
     assert dicom["rendered_from"] == "DICOM" and dicom["render_policy"] == "single frame"
     assert dicom["media_type"] == "image/png" and dicom["frames"] == "1"
     assert float(dicom["window_width"]) > 0
-    assert rows["images/R1/f1.png"]["rendered_from"] == ""
-    assert rows["images/R1/f1.png"]["source_case_url"] == "https://example.org/case/T1"
+    assert rows["images/R1/figure_1-1.png"]["rendered_from"] == ""
+    assert rows["images/R1/figure_1-1.png"]["source_case_url"] == "https://example.org/case/T1"
     tsv = (exported / "ATTRIBUTION.tsv").read_text("utf-8").splitlines()
     assert tsv[0] == "path\tcase_id\tsource_url\tauthor\tlicense"
-    assert "images/R1/f4.png\tR1\thttps://example.org/f4\tTest\tCC0-1.0" in tsv
+    assert "images/R1/figure_4-1.png\tR1\thttps://example.org/f4\tTest\tCC0-1.0" in tsv
 
 
 def test_provenance_is_pseudonymous_and_without_comments(exported: Path) -> None:

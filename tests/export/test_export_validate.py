@@ -28,13 +28,13 @@ def _edit_release(folder: Path, change: Any) -> None:
 
 
 def test_a_changed_image_byte_is_caught(copy: Path) -> None:
-    image = copy / "images/R1/f1.png"
+    image = copy / "images/R1/figure_1-1.png"
     data = bytearray(image.read_bytes())
     data[-20] ^= 0xFF
     image.write_bytes(bytes(data))
     problems = validate_release(copy)
-    assert "MANIFEST.sha256: images/R1/f1.png does not match its SHA-256" in problems
-    assert "images.csv: line 2: images/R1/f1.png does not match its SHA-256" in problems
+    assert "MANIFEST.sha256: images/R1/figure_1-1.png does not match its SHA-256" in problems
+    assert "images.csv: line 2: images/R1/figure_1-1.png does not match its SHA-256" in problems
 
 
 def test_a_string_preferred_order_is_caught(copy: Path) -> None:
@@ -68,19 +68,19 @@ def test_a_step_naming_no_exam_is_caught(copy: Path) -> None:
 
 
 def test_a_missing_image_is_caught(copy: Path) -> None:
-    (copy / "images/R1/f2.png").unlink()
+    (copy / "images/R1/figure_2-1.png").unlink()
     problems = validate_release(copy)
-    assert "release.json: case R1: image images/R1/f2.png is missing" in problems
-    assert "MANIFEST.sha256: images/R1/f2.png is listed but missing" in problems
+    assert "release.json: case R1: image images/R1/figure_2-1.png is missing" in problems
+    assert "MANIFEST.sha256: images/R1/figure_2-1.png is listed but missing" in problems
 
 
 def test_a_path_outside_the_case_folder_is_caught(copy: Path) -> None:
     def change(cases: list[dict[str, Any]]) -> None:
-        cases[0]["images"][0]["path"] = "images/R2/f1.png"
+        cases[0]["images"][0]["path"] = "images/R2/figure_1-1.png"
 
     _edit_release(copy, change)
     problems = validate_release(copy)
-    assert ("release.json: case R1: image path 'images/R2/f1.png' is not under images/R1/"
+    assert ("release.json: case R1: image path 'images/R2/figure_1-1.png' is not under images/R1/"
             in problems)
 
 
@@ -99,8 +99,8 @@ def test_the_validate_command_exits_by_result(
     monkeypatch.setattr(annotator.cli, "COMMAND_MODULES", ("annotator.export.commands",))
     assert annotator.cli.main(["validate", str(exported)]) == 0
     assert "valid release" in capsys.readouterr().out
-    (copy / "images/R1/f2.png").unlink()
+    (copy / "images/R1/figure_2-1.png").unlink()
     assert annotator.cli.main(["validate", str(copy)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert "release.json: case R1: image images/R1/f2.png is missing" in lines
+    assert "release.json: case R1: image images/R1/figure_2-1.png is missing" in lines
     assert annotator.cli.main(["validate", str(copy / "nowhere")]) == 1

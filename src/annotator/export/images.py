@@ -1,9 +1,12 @@
 """Images of a release: where each goes, what is shipped, and the rows of images.csv.
 
-PNG and JPEG ship byte for byte as imported (already stripped of metadata at import).
-DICOM ships as a PNG rendition for the evaluated models, rendered with the file's own
-window; a multi-frame file renders its middle frame (``frames // 2``). The settings used are
-recorded per image in images.csv. The de-identified DICOM itself ships only on request.
+Every image ships as a PNG under a derived name (case folder, figure, index: never the
+uploaded file's name). PNG and JPEG are written anew from their decoded pixels (as at import:
+whatever the store holds, only pixels leave). DICOM ships as a PNG rendition for the
+evaluated models, rendered with the file's own window; a multi-frame file renders its middle
+frame (``frames // 2``). The settings used are recorded per image in images.csv. The
+de-identified DICOM itself ships only on request. The privacy gate reads every file exactly
+as it is written.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from annotator.export.layout import (
     sha256_hex,
 )
 from annotator.export.privacy import image_findings
-from annotator.imaging.probe import DICOM, ImageDecodeError
+from annotator.imaging.probe import DICOM, PNG, ImageDecodeError
+from annotator.ingest.deidentify import DeidentifyError, reencode_raster
 
 Writer = Callable[[str, bytes], None]
 
@@ -70,8 +74,7 @@ class ShippedImage:
 def path_map(case: ReleasedCase) -> dict[str, str]:
     """Draft image path -> release path ``images/<case folder>/<file>``."""
     folder = safe_case_dir(case.case_id)
-    rendered = {img.draft_path for img in case.images if img.media_type == DICOM}
-    names = release_file_names([img.draft_path for img in case.images], rendered)
+    names = release_file_names([(img.draft_path, img.figures) for img in case.images])
     return {path: f"{IMAGES_DIR}/{folder}/{name}" for path, name in names.items()}
 
 
@@ -120,16 +123,18 @@ def ship_case_images(
     for img in case.images:
         target = mapping[img.draft_path]
         data = load(img.sha256)
-        findings += image_findings(f"{case.case_id}: {img.draft_path}", data, img.media_type)
         render: dict[str, Any] | None = None
         dicom_path = None
-        out, media_type = data, img.media_type
         if img.media_type == DICOM:
             out, render = _render(case.case_id, img.draft_path, data)
-            media_type = "image/png"
             if include_dicom:
                 dicom_path = f"{DICOM_DIR}/{folder}/{PurePosixPath(target).stem}.dcm"
+                findings += image_findings(f"{case.case_id}: {dicom_path}", data, DICOM)
                 write(dicom_path, data)
+        else:
+            out = _pixels_png(case.case_id, img.draft_path, data)
+        findings += image_findings(f"{case.case_id}: {target}", out, PNG)
+        media_type = PNG
         write(target, out)
         attribution = img.attribution
         shipped.append(ShippedImage(
@@ -152,3 +157,10 @@ def _render(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, dict[str
     except (ImageDecodeError, IndexError, ValueError) as exc:
         raise ExportError(f"case {case_id}: {draft_path}: cannot render the DICOM as PNG:"
                           f" {exc}") from exc
+
+
+def _pixels_png(case_id: str, draft_path: str, data: bytes) -> bytes:
+    try:
+        return reencode_raster(data, name=draft_path)[0]
+    except DeidentifyError as exc:
+        raise ExportError(f"case {case_id}: {draft_path}: {exc.reason}") from exc

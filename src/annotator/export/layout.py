@@ -13,7 +13,6 @@ import io
 import json
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
 from typing import Any
 
 RELEASE_JSON = "release.json"
@@ -57,33 +56,26 @@ def safe_case_dir(case_id: str) -> str:
     return cleaned
 
 
-def release_file_names(draft_paths: Sequence[str], rendered: set[str]) -> dict[str, str]:
-    """Draft path -> file name inside the case folder, unique within the case.
+def release_file_names(images: Sequence[tuple[str, Sequence[str]]]) -> dict[str, str]:
+    """Draft path -> derived file name inside the case folder: ``<figure>-<n>.png``.
 
-    The file keeps its base name (sanitised); DICOM files (``rendered``) become ``.png``.
-    Two draft files with the same base name keep their folder in the name instead.
+    ``images`` are (draft path, figures citing it) in the case's order; ``n`` counts the
+    images of that figure from 1, and an image no figure cites is ``image-<n>.png``. The
+    uploaded file's name never reaches the release: it may carry a patient's name or number.
     """
-    def wanted(path: str, whole: bool) -> str:
-        pure = PurePosixPath(path.replace("\\", "/"))
-        parts = [p for p in pure.parts if p not in ("", ".", "..", "/")]
-        stem_parts = parts if whole else parts[-1:]
-        name = "_".join(stem_parts) or "image"
-        if path in rendered:
-            name = str(PurePosixPath(name).with_suffix(".png")) if "." in name else name + ".png"
-        return _clean_name(name)
-
-    first = [wanted(p, False) for p in draft_paths]
     names: dict[str, str] = {}
+    counts: dict[str, int] = {}
     taken: set[str] = set()
-    for path, name in zip(draft_paths, first, strict=True):
-        if first.count(name) > 1:
-            name = wanted(path, True)
-        candidate, n = name, 2
-        while candidate.lower() in taken:  # case-insensitive file systems
-            stem, dot, suffix = name.rpartition(".")
-            candidate = f"{stem}-{n}.{suffix}" if dot else f"{name}-{n}"
-            n += 1
-        taken.add(candidate.lower())
+    for path, figures in images:
+        if path in names:
+            continue
+        stem = _clean_name(figures[0]).lower() if figures else "image"
+        counts[stem] = counts.get(stem, 0) + 1
+        candidate = f"{stem}-{counts[stem]}.png"
+        while candidate in taken:  # "Figure 1" and "figure_1" clean to the same stem
+            counts[stem] += 1
+            candidate = f"{stem}-{counts[stem]}.png"
+        taken.add(candidate)
         names[path] = candidate
     return names
 

@@ -1,30 +1,33 @@
-"""The export's privacy gate: a second check, after import's de-identification.
+"""The export's privacy gate: it proves each shipped file clean, or stops the export.
 
-Two kinds of finding stop an export: image metadata that can identify a patient (PNG text
-chunks, JPEG EXIF/comments, DICOM files that were never de-identified or still carry private
-tags or a burned-in-annotation flag), and release text that names a user of the project
-(the release promises pseudonyms only). Burned-in text inside the pixels is not detected.
+It does not trust import's de-identification, nor any flag a file sets about itself
+(``PatientIdentityRemoved``, ``DeidentificationMethod``): it reads the bytes that are about to
+be written and fails closed. A PNG may hold only the pixel chunks (IHDR, PLTE, tRNS, IDAT,
+IEND), each with a valid CRC, nothing after IEND, and must decode; a DICOM file only the
+allow-listed elements of DICOM PS3.15 Annex E as :mod:`annotator.ingest.dicom_profile` reads
+it, a zero preamble and the standard file meta; any other file, or one it cannot parse, is a
+finding that names it. Release text that names a user of the project is a finding too (the
+release promises pseudonyms only). Burned-in text inside the pixels is not detected.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import struct
 import warnings
+import zlib
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from annotator.export.errors import ExportError
-from annotator.imaging.probe import DICOM, JPEG, PNG
-from annotator.ingest.deidentify import read_dicom, strip_jpeg, strip_png
+from annotator.imaging.dicom_header import acquisition_label
+from annotator.imaging.probe import DICOM, PNG
+from annotator.ingest.deidentify import read_dicom
+from annotator.ingest.dicom_profile import CONTRAST_WORD, EMPTIED, FILE_META_KEEP, KEEP
 
-# Attributes that name or identify a patient or the people and place around the study.
-IDENTIFYING_DICOM = (
-    "PatientName", "PatientID", "PatientBirthDate", "PatientBirthTime", "OtherPatientNames",
-    "OtherPatientIDs", "OtherPatientIDsSequence", "PatientAddress", "PatientTelephoneNumbers",
-    "PatientMotherBirthName", "MedicalRecordLocator", "IssuerOfPatientID", "AccessionNumber",
-    "StudyID", "ReferringPhysicianName", "PerformingPhysicianName", "OperatorsName",
-    "PhysiciansOfRecord", "NameOfPhysiciansReadingStudy", "RequestingPhysician",
-    "InstitutionName", "InstitutionAddress", "StationName",
-)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"})
 
 
 class PrivacyError(ExportError):
@@ -39,54 +42,97 @@ class PrivacyError(ExportError):
         self.findings = findings
 
 
-def _present(removed: Iterable[str]) -> list[str]:
-    # The strip functions report what they would remove; here nothing is removed, only found.
-    return [r.replace(" removed", " present") for r in removed]
-
-
 def image_findings(label: str, data: bytes, media_type: str) -> list[str]:
-    """What in one image file's metadata could identify a patient (empty: nothing)."""
+    """Why one release file cannot be shown clean (empty: it is pixels and allowed header)."""
     if media_type == PNG:
-        return [f"{label}: {item}" for item in _present(strip_png(data)[1])]
-    if media_type == JPEG:
-        return [f"{label}: {item}" for item in _present(strip_jpeg(data)[1])]
+        return [f"{label}: {item}" for item in png_findings(data)]
     if media_type == DICOM:
         return [f"{label}: {item}" for item in dicom_findings(data)]
-    return [f"{label}: unknown media type {media_type!r}; cannot check its metadata"]
+    return [f"{label}: a {media_type!r} file cannot be proven free of metadata; only PNG and"
+            " de-identified DICOM ship"]
+
+
+def png_findings(data: bytes) -> list[str]:
+    """Every chunk that is not pixels, every structural fault; a PNG that does not decode."""
+    if not data.startswith(PNG_SIGNATURE):
+        return ["not a PNG file"]
+    found: list[str] = []
+    pos = len(PNG_SIGNATURE)
+    while True:
+        if pos + 12 > len(data):
+            return found + ["the PNG ends before its IEND chunk"]
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        end = pos + 12 + length
+        label = kind.decode("latin-1")
+        if end > len(data):
+            return found + [f"PNG chunk {label!r} is truncated"]
+        (crc,) = struct.unpack(">I", data[end - 4:end])
+        if zlib.crc32(data[pos + 4:end - 4]) != crc:
+            return found + [f"PNG chunk {label!r} has a bad CRC"]
+        if kind not in PNG_PIXEL_CHUNKS:
+            found.append(f"PNG {label!r} chunk present (only pixel chunks may ship)")
+        pos = end
+        if kind == b"IEND":
+            break
+    if pos != len(data):
+        found.append(f"{len(data) - pos} bytes after the PNG's IEND")
+    if not found and not _decodes(data):
+        found.append("the PNG does not decode")
+    return found
+
+
+def _decodes(data: bytes) -> bool:
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+    except Exception:  # noqa: BLE001 - any failure means "not proven"
+        return False
+    return True
 
 
 def dicom_findings(data: bytes) -> list[str]:
-    """Identifying attributes of a DICOM file that was not de-identified, private tags, flags."""
+    """What in a DICOM file is outside the de-identification profile (flags not trusted)."""
+    if data[128:132] != b"DICM":
+        return ["not a DICOM Part 10 file (de-identified files are written as Part 10)"]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ds = read_dicom(data)
-    except Exception as exc:  # noqa: BLE001 - unreadable means unchecked: refuse it
-        return [f"DICOM cannot be read to check its metadata ({exc})"]
+            return _dicom_violations(ds)
+    except Exception as exc:  # noqa: BLE001 - unreadable means unproven: refuse it
+        return [f"DICOM cannot be read to check it ({exc})"]
+
+
+def _dicom_violations(ds: Any) -> list[str]:
     found: list[str] = []
-    private: list[object] = []
-    ds.walk(lambda _ds, elem: private.append(elem) if elem.tag.is_private else None)
-    if private:
-        found.append(f"{len(private)} private tag(s) present")
+    if "PixelData" not in ds:
+        found.append("no pixel data: not an image the release can ship")
+    if ds.preamble is not None and any(ds.preamble):
+        found.append("the 128-byte preamble is not zeroed")
+    extra_meta = [e.keyword or str(e.tag) for e in ds.file_meta
+                  if e.tag.is_private or e.keyword not in FILE_META_KEEP]
+    if extra_meta:
+        found.append(f"file meta element(s) outside the profile: {', '.join(extra_meta)}")
+    outside: list[str] = []
+    ds.walk(lambda _ds, elem: outside.append(elem.keyword or str(elem.tag))
+            if elem.tag.is_private or elem.keyword not in KEEP else None)
+    if outside:
+        names = ", ".join(sorted(set(outside)))
+        found.append(f"{len(outside)} element(s) outside the de-identification profile: {names}")
+    for keyword in EMPTIED:
+        if str(ds.get(keyword, "") or "").strip():
+            found.append(f"{keyword} is not empty")
+    description = str(ds.get("SeriesDescription", "") or "")
+    if description and acquisition_label(description) != description:
+        found.append("SeriesDescription is free text, not a controlled word")
+    agent = str(ds.get("ContrastBolusAgent", "") or "")
+    if agent and agent != CONTRAST_WORD:
+        found.append("ContrastBolusAgent is free text")
     if str(ds.get("BurnedInAnnotation", "")).upper() == "YES":
         found.append("BurnedInAnnotation is YES: the pixels carry text")
-    marked = bool(str(ds.get("DeidentificationMethod", "")).strip()) or (
-        str(ds.get("PatientIdentityRemoved", "")).upper() == "YES"
-    )
-    if not marked:
-        present = [k for k in IDENTIFYING_DICOM if _has_value(ds.get(k))]
-        what = ", ".join(present) if present else "no identifying attribute set"
-        found.append(f"not de-identified (no DeidentificationMethod); {what}")
     return found
-
-
-def _has_value(value: object) -> bool:
-    if value is None:
-        return False
-    try:
-        return len(value) > 0  # type: ignore[arg-type]
-    except TypeError:
-        return bool(str(value).strip())
 
 
 def _name_pattern(name: str) -> re.Pattern[str]:

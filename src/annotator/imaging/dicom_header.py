@@ -68,7 +68,7 @@ def _values(ds: Dataset) -> dict[str, str]:
         found["modality"] = modality
     description = _text(ds, "SeriesDescription")
     if modality == "MR" and description:
-        acquisition = _acquisition(description)
+        acquisition = acquisition_label(description)
         if acquisition:
             found["acquisition"] = acquisition
     region = _text(ds, "BodyPartExamined")
@@ -96,7 +96,8 @@ def _text(ds: Dataset, keyword: str) -> str:
     return str(value).strip()
 
 
-def _acquisition(description: str) -> str | None:
+def acquisition_label(description: str) -> str | None:
+    """The acquisition word a series description names (``FLAIR``, ``T1``...), if any."""
     upper = description.upper()
     for word, label in _ACQUISITION_WORDS:
         if word in upper:

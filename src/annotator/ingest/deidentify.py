@@ -1,28 +1,31 @@
-"""No patient data on laptops: de-identify DICOM, strip metadata from PNG and JPEG.
+"""No patient data on laptops: de-identify DICOM, rebuild PNG and JPEG from their pixels.
 
-DICOM goes through dicognito (seeded: the same input and seed give the same bytes) plus
-``remove_private_tags`` (dicognito keeps private tags). PNG and JPEG are cleaned at chunk and
-segment level, so pixels are never re-encoded and a clean file comes back byte for byte.
+DICOM goes through dicognito (seeded: the same input and seed give the same bytes: names,
+IDs and UIDs replaced, dates shifted), then the allow-list of :mod:`dicom_profile` (DICOM
+PS3.15 Annex E, read strictly): private tags, free text, file-meta extras, trailing padding
+and the preamble go. A raster image (PNG, JPEG) is decoded and written anew as PNG from its
+pixels alone, so no chunk, segment, comment or profile of the original can survive, however
+malformed the file; a file Pillow cannot decode is refused, never kept as it was.
 Each function returns the new bytes and a human-readable list of what was removed.
 """
 
 from __future__ import annotations
 
 import io
-import struct
 import warnings
 from typing import TYPE_CHECKING
 
 from annotator.errors import AnnotatorError
+from annotator.ingest.dicom_profile import apply_profile
 
 if TYPE_CHECKING:
+    from PIL import Image
     from pydicom.dataset import Dataset
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_PNG_DROP = {b"tEXt", b"zTXt", b"iTXt", b"eXIf", b"tIME"}
-# Non-identifying header fields worth showing next to a DICOM image.
+# Non-identifying header fields worth showing next to a DICOM image (no free text: the
+# SeriesDescription of a de-identified file is a controlled word, see dicom_profile).
 HEADER_KEYWORDS = (
-    "Modality", "BodyPartExamined", "StudyDescription", "SeriesDescription", "ProtocolName",
+    "Modality", "BodyPartExamined", "SeriesDescription",
     "SequenceName", "ImageType", "Rows", "Columns", "NumberOfFrames", "BitsStored",
     "PhotometricInterpretation", "PixelSpacing", "SliceThickness", "RescaleSlope",
     "RescaleIntercept", "WindowCenter", "WindowWidth", "Manufacturer",
@@ -61,8 +64,10 @@ def read_dicom(data: bytes) -> Dataset:
 def deidentify_dicom(data: bytes, *, seed: str, name: str) -> tuple[bytes, list[str]]:
     """De-identify a DICOM file; pixel data is left untouched.
 
-    Names, IDs and UIDs are replaced, dates and times shifted, private tags removed.
-    Raises :class:`DeidentifyError` when the file cannot be parsed or written back.
+    Names, IDs and UIDs are replaced, dates shifted, then only the allow-listed elements of
+    :mod:`dicom_profile` are kept (free text, private tags, file-meta extras, trailing
+    padding removed; preamble zeroed). Raises :class:`DeidentifyError` when the file cannot
+    be parsed or written back.
     """
     from dicognito.anonymizer import Anonymizer
 
@@ -75,11 +80,13 @@ def deidentify_dicom(data: bytes, *, seed: str, name: str) -> tuple[bytes, list[
             Anonymizer(seed=seed).anonymize(ds)
             private = len(_private_elements(ds))
             ds.remove_private_tags()
+            profile = apply_profile(ds)
             buffer = io.BytesIO()
             ds.save_as(buffer, enforce_file_format=True)
     except Exception as exc:  # noqa: BLE001 - pydicom and dicognito raise many types
         raise DeidentifyError(name, f"cannot de-identify DICOM: {exc}") from exc
     removed = _describe_changes(before, _flatten(ds))
+    removed += [line for line in profile if line not in removed]
     if private:
         removed.append(f"{private} private tags removed")
     return buffer.getvalue(), removed
@@ -155,112 +162,55 @@ def _describe_changes(before: dict[str, tuple[str, str]],
     return sorted(unique, key=lambda line: not line.startswith("Patient"))
 
 
-# --- PNG -----------------------------------------------------------------------------------
+# --- PNG and JPEG ---------------------------------------------------------------------------
+
+# Pillow modes a PNG holds as they are; any other mode (CMYK, YCbCr, PA...) becomes RGB(A).
+_PNG_MODES = frozenset({"1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"})
 
 
-def strip_png(data: bytes) -> tuple[bytes, list[str]]:
-    """Drop tEXt/zTXt/iTXt/eXIf/tIME chunks and bytes after IEND; keep every other chunk."""
-    if not data.startswith(PNG_SIGNATURE):
-        return data, []
-    kept = [PNG_SIGNATURE]
-    removed: list[str] = []
-    pos = len(PNG_SIGNATURE)
-    while pos + 8 <= len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind = data[pos + 4:pos + 8]
-        end = pos + 12 + length
-        if end > len(data):
-            return data, []  # truncated: leave it for the decoder to judge
-        if kind in _PNG_DROP:
-            removed.append(_png_chunk_label(kind, data[pos + 8:pos + 8 + length]))
-        else:
-            kept.append(data[pos:end])
-        pos = end
-        if kind == b"IEND":
-            break
-    if pos < len(data):
-        removed.append(f"{len(data) - pos} bytes after the end of the PNG removed")
-    return (b"".join(kept), removed) if removed else (data, [])
+def reencode_raster(data: bytes, *, name: str) -> tuple[bytes, list[str]]:
+    """A PNG written from ``data``'s decoded pixels alone, and what of the original went.
 
-
-def _png_chunk_label(kind: bytes, body: bytes) -> str:
-    label = f"PNG {kind.decode('ascii')} chunk"
-    if kind in (b"tEXt", b"zTXt", b"iTXt"):
-        keyword = body.split(b"\x00", 1)[0].decode("latin-1", "replace")
-        label += f" ({keyword})"
-    return f"{label} removed"
-
-
-# --- JPEG ----------------------------------------------------------------------------------
-
-_SOI, _EOI, _SOS = 0xD8, 0xD9, 0xDA
-_STANDALONE = {0x01, *range(0xD0, 0xD8)}
-_NAMES = {0xE1: "APP1 (EXIF/XMP)", 0xED: "APP13 (IPTC/Photoshop)", 0xFE: "COM (comment)"}
-
-
-def _keep_jpeg_segment(marker: int, body: bytes) -> bool:
-    if marker in (0xE0, 0xEE):  # JFIF/JFXX and Adobe colour transform
-        return True
-    if marker == 0xE2:  # only the ICC profile; MPF and FlashPix carry metadata
-        return body.startswith(b"ICC_PROFILE\x00")
-    return not (0xE1 <= marker <= 0xEF or marker == 0xFE)
-
-
-def strip_jpeg(data: bytes) -> tuple[bytes, list[str]]:
-    """Drop APP1 (EXIF/XMP), APP13, COM and other vendor APPn segments, and bytes after EOI.
-
-    APP0 (JFIF), APP2 ICC profiles and APP14 (Adobe) stay; entropy-coded data is copied as is.
+    EXIF orientation is applied to the pixels first, so the image looks as it did. The
+    output carries only IHDR, PLTE, tRNS, IDAT and IEND; it is deterministic (the same
+    pixels give the same bytes). Raises :class:`DeidentifyError` when Pillow cannot decode
+    the whole image: such a file is refused, never passed on.
     """
-    if not data.startswith(b"\xff\xd8"):
+    from PIL import Image, ImageOps
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a stray byte before a marker: decoded anyway
+            with Image.open(io.BytesIO(data)) as opened:
+                opened.load()
+                source_format = opened.format or "image"
+                carried = sorted(k for k in opened.info if k != "transparency")
+                image = ImageOps.exif_transpose(opened)
+                pixels = _pixels_only(image)
+    except Exception as exc:  # noqa: BLE001 - Pillow raises many types for a bad file
+        raise DeidentifyError(name, f"cannot decode image to clean it: {exc}") from exc
+    buffer = io.BytesIO()
+    pixels.save(buffer, "PNG", compress_level=6)
+    out = buffer.getvalue()
+    if out == data:
         return data, []
-    out = bytearray(data[:2])
-    removed: list[str] = []
-    pos = 2
-    while pos < len(data):
-        if data[pos] != 0xFF:
-            return data, []  # not at a marker: a layout this parser does not know
-        marker_start = pos
-        while pos < len(data) and data[pos] == 0xFF:
-            pos += 1  # fill bytes
-        if pos >= len(data):
-            break
-        marker = data[pos]
-        pos += 1
-        if marker == _EOI:
-            out += data[marker_start:pos]
-            break
-        if marker in _STANDALONE or marker == _SOI:
-            out += data[marker_start:pos]
-            continue
-        if pos + 2 > len(data):
-            return data, []
-        length = int.from_bytes(data[pos:pos + 2], "big")
-        end = pos + length
-        if length < 2 or end > len(data):
-            return data, []
-        body = data[pos + 2:end]
-        if _keep_jpeg_segment(marker, body):
-            out += data[marker_start:end]
-        else:
-            removed.append(_NAMES.get(marker, f"APP{marker - 0xE0} segment") + " removed")
-        pos = end
-        if marker == _SOS:
-            scan_end = _scan_end(data, pos)
-            out += data[pos:scan_end]
-            pos = scan_end
-    if pos < len(data):
-        removed.append(f"{len(data) - pos} bytes after the end of the JPEG removed")
-    return (bytes(out), removed) if removed else (data, [])
+    removed = [f"{source_format} {key} removed" for key in carried]
+    removed.append(f"{source_format} re-encoded as PNG from its pixels (no metadata kept)")
+    return out, removed
 
 
-def _scan_end(data: bytes, pos: int) -> int:
-    """Index of the marker that ends entropy-coded data (stuffed FF00 and RSTn are data)."""
-    while True:
-        pos = data.find(b"\xff", pos)
-        if pos < 0 or pos + 1 >= len(data):
-            return len(data)
-        following = data[pos + 1]
-        if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
-            pos += 1 if following == 0xFF else 2
-            continue
-        return pos
+def _pixels_only(image: Image.Image) -> Image.Image:
+    """A new image holding only ``image``'s pixels, palette and transparency."""
+    from PIL import Image
+
+    if image.mode not in _PNG_MODES:
+        image = image.convert("RGBA" if "A" in image.mode else "RGB")
+    clean = Image.frombytes(image.mode, image.size, image.tobytes())
+    if image.mode == "P":
+        palette = image.getpalette()
+        if palette is not None:
+            clean.putpalette(palette)
+    transparency = image.info.get("transparency")
+    if transparency is not None:
+        clean.info["transparency"] = transparency
+    return clean

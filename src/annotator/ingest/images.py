@@ -7,7 +7,6 @@ case, so :class:`ImageRejected` carries the field that named the image and the r
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -18,13 +17,10 @@ from annotator.ingest.deidentify import (
     DeidentifyError,
     deidentify_dicom,
     dicom_header,
-    strip_jpeg,
-    strip_png,
+    reencode_raster,
 )
 from annotator.ingest.results import CandidateImage
 from annotator.ingest.sources import os_reason
-
-_EXIF_ORIENTATION = 0x0112
 
 
 class ImageRejected(AnnotatorError):
@@ -88,7 +84,7 @@ class ImageReader:
         header: dict[str, str] = {}
         if self._deidentify:
             data, removed = _clean(data, info, draft_path, self._seed)
-            if info.is_dicom:
+            if removed:
                 info = _probe(data, draft_path)  # the rewritten file must still decode
         if info.is_dicom:
             header = dicom_header(data)
@@ -120,28 +116,9 @@ def _probe(data: bytes, draft_path: str) -> ImageInfo:
 
 
 def _clean(data: bytes, info: ImageInfo, name: str, seed: str) -> tuple[bytes, list[str]]:
-    if info.is_dicom:
-        try:
-            return deidentify_dicom(data, seed=seed, name=name)
-        except DeidentifyError as exc:
-            raise ImageRejected("", exc.reason) from None
-    if info.media_type == "image/png":
-        return strip_png(data)
-    cleaned, removed = strip_jpeg(data)
-    if removed:
-        orientation = _exif_orientation(data)
-        if orientation not in (None, 1):
-            removed.append(f"EXIF orientation {orientation} dropped: the image now shows as"
-                           " stored, not rotated")
-    return cleaned, removed
-
-
-def _exif_orientation(data: bytes) -> int | None:
-    from PIL import Image
-
     try:
-        with Image.open(io.BytesIO(data)) as img:
-            value = img.getexif().get(_EXIF_ORIENTATION)
-    except Exception:  # noqa: BLE001 - the orientation note is a courtesy, not a check
-        return None
-    return value if isinstance(value, int) else None
+        if info.is_dicom:
+            return deidentify_dicom(data, seed=seed, name=name)
+        return reencode_raster(data, name=name)
+    except DeidentifyError as exc:
+        raise ImageRejected("", exc.reason) from None

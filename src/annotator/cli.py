@@ -46,7 +46,8 @@ def _project(args: argparse.Namespace) -> Any:
 def _actor(project: Any, args: argparse.Namespace) -> str:
     from annotator.services.users import resolve_actor
 
-    return resolve_actor(project, args.as_user or os.environ.get("ANNOTATOR_USER"))
+    requested = args.as_user if args.as_user is not None else os.environ.get("ANNOTATOR_USER")
+    return resolve_actor(project, requested)
 
 
 def cmd_status(args: argparse.Namespace) -> int:

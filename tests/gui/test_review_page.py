@@ -88,7 +88,7 @@ def test_keyboard_decision_lands_with_reason_and_adjudicator(qtbot, conflicts, m
     assert "Not green yet" in page.banner.text()
     letter = next(x for x, v in item.values.items() if v == "essential")
     # the page's letters are the command line's letters
-    listed = next(i for i in list_items(conflicts) if i.key == "importance:Figure 3")
+    listed = next(i for i in list_items(conflicts, "adj") if i.key == "importance:Figure 3")
     assert listed.values == item.values
     keys(qtbot, page.table, letter, "2", Qt.Key.Key_Return)
     row = _decision(conflicts, "T1", "importance:Figure 3")

@@ -68,7 +68,7 @@ def test_decision_lands_with_reason_and_adjudicator(duo) -> None:  # type: ignor
         "image_evidence",
         "FLAIR after contrast",
     )
-    assert review_status(duo)["conflicts_resolved"] == 1
+    assert review_status(duo, "adj")["conflicts_resolved"] == 1
 
 
 def test_green_light_refused_with_reason_granted_and_revoked(duo) -> None:  # type: ignore[no-untyped-def]
@@ -124,17 +124,17 @@ def test_discard_upheld_makes_other_conflicts_moot(duo) -> None:  # type: ignore
     submit(duo, "a2", "T2", {"stage:Figure 3": chose(3)})
     submit(duo, "a1", "T3", {"difficulty": chose("normal")})
     submit(duo, "a2", "T3")
-    items = list_items(duo, case_ids=["T2"])
+    items = list_items(duo, "adj", case_ids=["T2"])
     assert [i.key for i in items] == ["discard"]  # a discarder gave no order to compare
     discard = next(i.values for i in items)
     letter = next(k for k, v in discard.items() if v is not None)
     decide_value(duo, "adj", "T2", "discard", letter, "protocol", "the title gives it away")
     assert review.review_case(duo, "T2").state == "excluded"
-    assert review_status(duo)["excluded"] == 1
+    assert review_status(duo, "adj")["excluded"] == 1
     # reopening the upheld discard brings the case back into review
     review_reopen.reopen_decision(duo, "adj", "T2", "discard", "the title was edited")
     assert review.review_case(duo, "T2").state == "in_review"
-    assert [i.state for i in list_items(duo, case_ids=["T2"])] == ["open"]
+    assert [i.state for i in list_items(duo, "adj", case_ids=["T2"])] == ["open"]
 
 
 def test_exclude_irresolvable_with_reason(duo) -> None:  # type: ignore[no-untyped-def]
@@ -142,7 +142,7 @@ def test_exclude_irresolvable_with_reason(duo) -> None:  # type: ignore[no-untyp
     with pytest.raises(ValidationError, match="needs a reason"):
         review.exclude(duo, "adj", "T1", " ")
     review.exclude(duo, "adj", "T1", "contradictory figures even after senior review")
-    assert [i.state for i in list_items(duo, case_ids=["T1"])] == ["moot"]
+    assert [i.state for i in list_items(duo, "adj", case_ids=["T1"])] == ["moot"]
     with pytest.raises(StateError):
         review.decide(duo, "adj", "T1", "order", BOARD, "protocol")
     with duo.tx() as session:
@@ -158,12 +158,12 @@ def test_optional_vs_unnecessary_in_bulk_and_unanimous_green_light(duo) -> None:
         submit(duo, "a2", case_id, {"importance:Figure 3": chose("unnecessary")})
     submit(duo, "a1", "T3")
     submit(duo, "a2", "T3")
-    assert review_status(duo)["bulk_resolvable_open"] == 2
-    assert [i.bulk for i in list_items(duo)] == [True, True]
+    assert review_status(duo, "adj")["bulk_resolvable_open"] == 2
+    assert [i.bulk for i in list_items(duo, "adj")] == [True, True]
     with pytest.raises(ValidationError, match="resolved in bulk"):
         bulk_decide(duo, "adj", "optional", "protocol", disagreement="essential_vs_optional")
     outcome = bulk_decide(duo, "adj", "optional", "protocol", "the core reads both as optional")
-    assert len(outcome.done) == 2 and review_status(duo)["conflicts_open"] == 0
+    assert len(outcome.done) == 2 and review_status(duo, "adj")["conflicts_open"] == 0
     lit = green_light_unanimous(duo, "adj")
     assert lit.done == ["T3"]
     assert "not unanimous" in lit.skipped["T1"]
@@ -192,5 +192,5 @@ def test_demo_adjudicate_decides_everything_and_green_lights(duo) -> None:  # ty
     demo_adjudicate(duo, "adj", ["T1", "T2"])
     assert review.review_case(duo, "T1").state == "green_lit"
     assert review.review_case(duo, "T2").state == "green_lit"
-    assert list_items(duo, only_open=True) == []
+    assert list_items(duo, "adj", only_open=True) == []
     assert _actions(duo).count("adjudicated") == 2

@@ -38,7 +38,7 @@ def test_conflicts_exactly_where_annotators_differ(duo) -> None:  # type: ignore
         },
     )
     assert state == "in_review"
-    items = {i.key: i for i in list_items(duo, include_auto=True)}
+    items = {i.key: i for i in list_items(duo, "adj", include_auto=True)}
     conflicts = {k: i.disagreement for k, i in items.items() if i.kind == "conflict"}
     assert conflicts == {
         "importance:Figure 3": "essential_vs_optional",
@@ -49,7 +49,7 @@ def test_conflicts_exactly_where_annotators_differ(duo) -> None:  # type: ignore
     assert {"importance:Figure 1", "difficulty", "rarity", "discard"} <= auto
     assert "meta:Figure 1/acquisition" in auto
     # the queue shows the most important conflict first
-    assert [i.key for i in list_items(duo)][0] == "importance:Figure 3"
+    assert [i.key for i in list_items(duo, "adj")][0] == "importance:Figure 3"
     b = _letter_of(duo, "T1", "a2")
     assert items["importance:Figure 3"].values[b] == "essential"
 
@@ -57,8 +57,8 @@ def test_conflicts_exactly_where_annotators_differ(duo) -> None:  # type: ignore
 def test_detection_is_recorded_once_with_auto_resolutions(duo) -> None:  # type: ignore[no-untyped-def]
     submit(duo, "a1", "T1")
     submit(duo, "a2", "T1", {"difficulty": chose("normal")})
-    list_items(duo)
-    list_items(duo)  # a second read records nothing new
+    list_items(duo, "adj")
+    list_items(duo, "adj")  # a second read records nothing new
     with duo.tx() as session:
         detected = [e for e in entries(session) if e.action == "review_detected"]
         rows = list(session.scalars(select(DetectedItem)))
@@ -71,29 +71,29 @@ def test_detection_is_recorded_once_with_auto_resolutions(duo) -> None:  # type:
 def test_unanimous_items_auto_resolve_and_can_be_overridden(duo) -> None:  # type: ignore[no-untyped-def]
     submit(duo, "a1", "T1")
     submit(duo, "a2", "T1")
-    assert list_items(duo) == []
+    assert list_items(duo, "adj") == []
     assert review.review_case(duo, "T1").blockers == []
     review.decide(duo, "adj", "T1", "rarity", "extreme_rare", "clinical_judgement", "atypical")
-    item = next(i for i in list_items(duo, include_auto=True) if i.key == "rarity")
+    item = next(i for i in list_items(duo, "adj", include_auto=True) if i.key == "rarity")
     assert item.state == "overridden" and item.final == "extreme_rare"
     assert review.review_case(duo, "T1").release["rarity"] == "extreme_rare"
     with duo.tx() as session:
         override = [e for e in entries(session) if e.action == "overridden"]
     assert override[0].before == "rare" and override[0].after == "extreme_rare"
-    assert review_status(duo)["overridden"] == 1
+    assert review_status(duo, "adj")["overridden"] == 1
 
 
 def test_letters_are_stored_and_survive_redetection(duo) -> None:  # type: ignore[no-untyped-def]
     submit(duo, "a1", "T2")
     submit(duo, "a2", "T2", {"importance:Figure 2": chose("optional")})
-    assert [i.key for i in list_items(duo)] == ["importance:Figure 2"]
+    assert [i.key for i in list_items(duo, "adj")] == ["importance:Figure 2"]
     before = {n: _letter_of(duo, "T2", n) for n in ("a1", "a2")}
     assert sorted(before.values()) == ["A", "B"]
     annotating.reopen(duo, "a2", "T2")  # allowed: nothing decided yet
-    assert case_queue(duo) == []  # back in annotating, out of the queue
+    assert case_queue(duo, "adj") == []  # back in annotating, out of the queue
     annotating.set_label(duo, "a2", "T2", "importance", "Figure 2", "essential")
     annotating.submit(duo, "a2", "T2")
-    assert [i.key for i in list_items(duo)] == []  # the new round has no conflict
+    assert [i.key for i in list_items(duo, "adj")] == []  # the new round has no conflict
     assert {n: _letter_of(duo, "T2", n) for n in ("a1", "a2")} == before
     with duo.tx() as session:
         rows = list(session.scalars(select(DetectedItem).where(DetectedItem.kind == "conflict")))
@@ -120,10 +120,36 @@ def test_case_queue_orders_cases_by_their_most_important_conflict(duo) -> None: 
     submit(duo, "a2", "T2")
     submit(duo, "a1", "T3")
     submit(duo, "a2", "T3")
-    queue = case_queue(duo)
+    queue = case_queue(duo, "adj")
     assert [(e.case_id, e.top_disagreement) for e in queue] == [
         ("T2", "discard_vs_keep"),
         ("T1", "normal_vs_hard"),
         ("T3", None),
     ]
     assert queue[2].ready and not queue[0].ready
+
+
+def test_annotators_and_strangers_cannot_read_other_annotators_work(duo) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from annotator.errors import PermissionDenied
+    from annotator.services.review_actions import item_values
+    from annotator.services.review_queue import case_entry
+
+    submit(duo, "a1", "T1", {"comment": "Looks like MS to me"})
+    submit(duo, "a2", "T1", {"difficulty": chose("normal")})
+    reads = [
+        lambda who: list_items(duo, who, include_auto=True),
+        lambda who: review_status(duo, who),
+        lambda who: case_queue(duo, who),
+        lambda who: case_entry(duo, who, "T1"),
+        lambda who: case_detail(duo, "T1", who),
+        lambda who: item_values(duo, who, "T1", "difficulty"),
+    ]
+    for read in reads:
+        for who in ("a1", "a2", "nobody", ""):
+            with pytest.raises(PermissionDenied):
+                read(who)
+        assert read("adj") is not None and read("cu") is not None
+    notes = case_detail(duo, "T1", "cu").notes
+    assert any(n.text == "Looks like MS to me" for ns in notes.values() for n in ns)

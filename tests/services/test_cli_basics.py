@@ -64,3 +64,21 @@ def test_bad_project_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip().splitlines() == [
         f"annotator: error: {blocker} is a file, not a project folder"
     ]
+
+
+def test_an_empty_user_name_is_an_error_not_the_default_user(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import annotator.cli
+
+    folder = str(tmp_path / "p")
+    assert annotator.cli.main(["--project", folder, "users", "add", "Kim", "--role", "curator"]) == 0
+    capsys.readouterr()
+    code = annotator.cli.main(["--project", folder, "--as", "", "users", "add", "Eve",
+                               "--role", "curator"])
+    err = capsys.readouterr().err
+    assert code != 0 and "empty user name" in err
+    monkeypatch.setenv("ANNOTATOR_USER", " ")
+    code = annotator.cli.main(["--project", folder, "users", "add", "Eve", "--role", "curator"])
+    assert code != 0 and "empty user name" in capsys.readouterr().err
+    monkeypatch.delenv("ANNOTATOR_USER")
+    annotator.cli.main(["--project", folder, "users", "list", "--json"])
+    assert "Eve" not in capsys.readouterr().out

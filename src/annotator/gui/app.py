@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from annotator.errors import AnnotatorError
+
 SCREENSHOT_WAIT_SECONDS = 20.0
 
 
@@ -111,7 +113,11 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setApplicationName("annotator")
     app.setOrganizationName("annotator")
     app.setStyle("Fusion")
-    requested = args.as_user or os.environ.get("ANNOTATOR_USER")
+    requested = getattr(args, "as_user", None)
+    if requested is None:
+        requested = os.environ.get("ANNOTATOR_USER")
+    if requested is not None and not requested.strip():
+        raise AnnotatorError("an empty user name was given (--as or ANNOTATOR_USER)")
     bundle = getattr(args, "open_bundle", None)
     if bundle:
         project, requested = _open_bundle(bundle, getattr(args, "into", None) or args.project)

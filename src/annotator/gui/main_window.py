@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator import __version__
+from annotator.errors import PermissionDenied
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
@@ -57,6 +58,8 @@ def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
                            "(SME verdicts on benchmark items).")
     try:
         page: QWidget = module.Page(context)
+    except PermissionDenied as exc:  # blinding: e.g. an annotator on the meta-review page
+        return MessagePage(title, f"Not for this user: {exc}.")
     except Exception as exc:  # one broken page must not take the annotator's work down
         traceback.print_exc()
         return MessagePage(title, f"This page could not be opened: {exc}")

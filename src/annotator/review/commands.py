@@ -81,7 +81,8 @@ def handler(args: argparse.Namespace) -> int:
     project = _project(args)
     if args.list:
         items = review_queue.list_items(
-            project, include_auto=args.all, only_open=args.open, case_ids=args.case
+            project, _actor(project, args), include_auto=args.all, only_open=args.open,
+            case_ids=args.case,
         )
         if args.json:
             _print_json([i.as_json() for i in items])
@@ -90,7 +91,7 @@ def handler(args: argparse.Namespace) -> int:
             print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
         return 0
     if args.status:
-        counts = review_queue.review_status(project)
+        counts = review_queue.review_status(project, _actor(project, args))
         if args.json:
             _print_json(counts)
         else:
@@ -147,11 +148,11 @@ def handler(args: argparse.Namespace) -> int:
 
 
 def _show(project: Any, args: argparse.Namespace) -> int:
-    from annotator.cli import _print_json
+    from annotator.cli import _actor, _print_json
     from annotator.review.textdiff import diff_text
     from annotator.services.review_view import case_detail
 
-    detail = case_detail(project, args.show)
+    detail = case_detail(project, args.show, _actor(project, args))
     if args.json:
         _print_json(detail.as_json())
         return 0

@@ -20,7 +20,7 @@ from annotator.services.history import record
 from annotator.services.project import Project
 from annotator.services.review_detect import detected_items, sync_case
 from annotator.services.review_queue import case_queue, list_items
-from annotator.services.users import get_user
+from annotator.services.users import get_user, require_reader_of_others
 from annotator.store.schema import ReviewRecord, User
 
 DEMO_REASON = ("clinical_judgement", "Decided on the images and the protocol (demo script).")
@@ -34,9 +34,10 @@ class BulkOutcome:
     skipped: dict[str, str] = field(default_factory=dict)
 
 
-def item_values(project: Project, case_id: str, key: str) -> dict[str, object]:
+def item_values(project: Project, reader: str, case_id: str, key: str) -> dict[str, object]:
     """Reviewer letter -> value of one item (recording the detection if it is missing)."""
     with project.tx() as session:
+        require_reader_of_others(session, reader, "reading reviewers' values")
         case = review.get_case(session, case_id)
         sync_case(session, case)
         for row in detected_items(session, case):
@@ -55,7 +56,7 @@ def decide_value(
     reason_text: str = "",
 ) -> review.CaseReview:
     """Decide ``key`` from text: a reviewer letter (their value), JSON, or a bare word."""
-    value = parse_value(value_text, item_values(project, case_id, key))
+    value = parse_value(value_text, item_values(project, actor, case_id, key))
     return review.decide(project, actor, case_id, key, value, reason_code, reason_text)
 
 
@@ -75,7 +76,7 @@ def bulk_decide(
     if value not in disagreement.split("_vs_"):
         raise ValidationError(f"{disagreement}: the value must be one of the two sides")
     outcome = BulkOutcome()
-    for item in list_items(project, only_open=True, case_ids=case_ids):
+    for item in list_items(project, actor, only_open=True, case_ids=case_ids):
         if item.disagreement != disagreement:
             continue
         where = f"{item.case_id} {item.key}"
@@ -93,12 +94,12 @@ def green_light_unanimous(
 ) -> BulkOutcome:
     """Green-light every case in review on which the reviewers agreed on everything."""
     outcome = BulkOutcome()
-    for entry in case_queue(project):
+    for entry in case_queue(project, actor):
         if entry.state != CaseState.IN_REVIEW.value:
             continue
         if case_ids is not None and entry.case_id not in case_ids:
             continue
-        conflicts = list_items(project, case_ids=[entry.case_id])
+        conflicts = list_items(project, actor, case_ids=[entry.case_id])
         if conflicts:
             outcome.skipped[entry.case_id] = f"{len(conflicts)} conflict(s): not unanimous"
             continue
@@ -164,7 +165,7 @@ def split_cases(
         if not users or any(Role.ADJUDICATOR.value not in u.role_names for u in users):
             raise ValidationError("split among users with the adjudicator role")
         names = [u.name for u in users]
-    entries = [e for e in case_queue(project) if e.state == CaseState.IN_REVIEW.value]
+    entries = [e for e in case_queue(project, actor) if e.state == CaseState.IN_REVIEW.value]
     load = {n: sum(1 for e in entries if e.adjudicator == n) for n in names}
     given: dict[str, list[str]] = {n: [] for n in names}
     with project.tx() as session:
@@ -192,7 +193,7 @@ def demo_adjudicate(project: Project, adjudicator: str, case_ids: list[str]) -> 
     and always keeps a disputed case (a discard conflict is decided as "keep").
     """
     for case_id in case_ids:
-        for item in list_items(project, only_open=True, case_ids=[case_id]):
+        for item in list_items(project, adjudicator, only_open=True, case_ids=[case_id]):
             letters = sorted(item.values)
             if item.family == "discard":
                 keep = [letter for letter in letters if item.values[letter] is None]

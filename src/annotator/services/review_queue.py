@@ -20,6 +20,7 @@ from annotator.review.disagreement import bulk_resolvable, impact
 from annotator.services.project import Project
 from annotator.services.review import decision_rows, review_in
 from annotator.services.review_detect import detected_items, sync_all
+from annotator.services.users import require_reader_of_others
 from annotator.store.schema import Adjudication, Case, DetectedItem, ReviewRecord
 
 _STATUS_RANK = {"open": 0, "decided": 1, "overridden": 2, "moot": 3, "auto_resolved": 4}
@@ -132,13 +133,18 @@ def _reviewed_cases(session: Session) -> list[Case]:
 
 def list_items(
     project: Project,
+    reader: str,
     *,
     include_auto: bool = False,
     only_open: bool = False,
     case_ids: list[str] | None = None,
 ) -> list[QueueItem]:
-    """Conflicts of every reviewed case, most important first (``review --list``)."""
+    """Conflicts of every reviewed case, most important first (``review --list``).
+
+    ``reader`` must be an adjudicator or curator: the items show each annotator's values.
+    """
     with project.tx() as session:
+        require_reader_of_others(session, reader, "listing conflicts")
         sync_all(session)
         items = [
             item
@@ -201,12 +207,16 @@ def _queue_rank(entry: CaseEntry) -> tuple[int, int, str]:
     return (group.get(entry.state, 4), 0, entry.case_id)
 
 
-def case_queue(project: Project, adjudicator: str | None = None) -> list[CaseEntry]:
+def case_queue(
+    project: Project, reader: str, adjudicator: str | None = None
+) -> list[CaseEntry]:
     """Reviewed cases: open conflicts by impact, then ready, blocked, green-lit, excluded.
 
-    With ``adjudicator``, only the cases assigned to them or to nobody.
+    With ``adjudicator``, only the cases assigned to them or to nobody. ``reader`` must be
+    an adjudicator or curator.
     """
     with project.tx() as session:
+        require_reader_of_others(session, reader, "the review queue")
         sync_all(session)
         entries = [_entry(session, case) for case in _reviewed_cases(session)]
     if adjudicator is not None:
@@ -214,20 +224,21 @@ def case_queue(project: Project, adjudicator: str | None = None) -> list[CaseEnt
     return sorted(entries, key=_queue_rank)
 
 
-def case_entry(project: Project, case_id: str) -> CaseEntry:
+def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
     """One case's queue entry (the page updates a row after a decision without a reload)."""
     from annotator.services.review import get_case
     from annotator.services.review_detect import sync_case
 
     with project.tx() as session:
+        require_reader_of_others(session, reader, "the review queue")
         case = get_case(session, case_id)
         sync_case(session, case)
         return _entry(session, case)
 
 
-def review_status(project: Project) -> dict[str, Any]:
+def review_status(project: Project, reader: str) -> dict[str, Any]:
     """Counts for ``review --status``: conflicts by state, cases by state, open by type."""
-    items = list_items(project, include_auto=True)
+    items = list_items(project, reader, include_auto=True)
     with project.tx() as session:
         states = list(session.scalars(select(Case.state)))
     by_type: dict[str, int] = {}

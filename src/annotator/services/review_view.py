@@ -20,7 +20,7 @@ from annotator.services.review import (
 )
 from annotator.services.review_detect import letters_of, sync_case
 from annotator.services.review_queue import QueueItem, case_queue_items
-from annotator.services.users import get_user
+from annotator.services.users import require_reader_of_others
 from annotator.store.schema import CaseImage, ReviewRecord
 
 
@@ -48,10 +48,15 @@ class CaseDetail:
         return data
 
 
-def case_detail(project: Project, case_id: str, viewer: str | None = None) -> CaseDetail:
-    """One case for the review page and ``review --show``."""
+def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
+    """One case for the review page and ``review --show``.
+
+    ``viewer`` must be an adjudicator or curator (the detail shows every reviewer's labels
+    and notes); ``viewer_block`` says why they may not decide this case, if so.
+    """
     codes = reason_codes(project)
     with project.tx() as session:
+        user = require_reader_of_others(session, viewer, "showing a case's reviews")
         case = get_case(session, case_id)
         sync_case(session, case)
         review = review_in(session, case)
@@ -63,17 +68,10 @@ def case_detail(project: Project, case_id: str, viewer: str | None = None) -> Ca
             if a in letters
         }
         record = session.get(ReviewRecord, case.id)
-        block = None
-        if viewer is not None:
-            try:
-                user = get_user(session, viewer)
-            except Exception:  # an unknown viewer simply may not adjudicate
-                block = f"{viewer} is not a user of this project"
-            else:
-                if "adjudicator" not in user.role_names:
-                    block = f"{viewer} does not have the adjudicator role"
-                else:
-                    block = own_case_reason(session, user, case)
+        if "adjudicator" not in user.role_names:
+            block: str | None = f"{viewer} does not have the adjudicator role"
+        else:
+            block = own_case_reason(session, user, case)
         content = dict(review.release)
         return CaseDetail(
             case_id=case.case_id,

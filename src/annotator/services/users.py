@@ -45,6 +45,27 @@ def require_role(session: Session, actor: str, role: Role, doing: str) -> User |
     return user
 
 
+# Roles that may read other people's annotations: blinding holds for everyone else.
+READERS_OF_OTHERS = frozenset({Role.ADJUDICATOR.value, Role.CURATOR.value})
+
+
+def require_reader_of_others(session: Session, actor: str, doing: str) -> User:
+    """The acting user if they may see other annotators' labels and comments.
+
+    Annotators work blind: only adjudicators and curators read someone else's annotation.
+    Raises PermissionDenied for anyone else, and for a name that is not a user.
+    """
+    user = session.scalars(select(User).where(User.name == actor)).first()
+    if user is None:
+        raise PermissionDenied(f"{doing}: {actor!r} is not a user of this project")
+    if not READERS_OF_OTHERS & set(user.role_names):
+        raise PermissionDenied(
+            f"{doing} shows other annotators' work and needs the adjudicator or curator role;"
+            f" {actor} does not have it"
+        )
+    return user
+
+
 def _any_user(session: Session) -> bool:
     return session.scalars(select(User.id).limit(1)).first() is not None
 
@@ -85,8 +106,13 @@ def list_users(project: Project) -> list[UserInfo]:
 
 
 def resolve_actor(project: Project, requested: str | None) -> str:
-    """Who is acting: ``--as``/ANNOTATOR_USER, else the project's local user, else setup."""
-    if requested:
+    """Who is acting: ``--as``/ANNOTATOR_USER, else the project's local user, else setup.
+
+    An empty or blank name is an error, never "whoever the default is".
+    """
+    if requested is not None:
+        if not requested.strip():
+            raise ValidationError("an empty user name was given (--as or ANNOTATOR_USER)")
         return requested
     local = project.setting("local_user")
     return str(local) if local else SETUP_ACTOR

@@ -109,7 +109,7 @@ class ReviewPage(QWidget):
     def refresh(self, keep: str | None = None, keep_key: str | None = None) -> None:
         """Reload the queue (and the current case), keeping the current case and item."""
         keep = keep or self.queue.current()
-        self.queue.set_entries(review_queue.case_queue(self.project), keep)
+        self.queue.set_entries(review_queue.case_queue(self.project, self.user), keep)
         current = self.queue.current()
         if current is None:
             self.detail = None
@@ -242,7 +242,7 @@ class ReviewPage(QWidget):
     def _after_change(self, case_id: str, keep_key: str | None = None) -> None:
         # One case changed: update its row and reload it, not the whole queue (fast with
         # hundreds of cases); F5 reloads and re-sorts everything.
-        self.queue.update_entry(review_queue.case_entry(self.project, case_id))
+        self.queue.update_entry(review_queue.case_entry(self.project, self.user, case_id))
         self.load_case(case_id, keep_key)
 
     def reopen(self) -> None:

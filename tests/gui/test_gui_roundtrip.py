@@ -198,7 +198,7 @@ def test_send_my_work_counts_edits_and_packages_them(  # type: ignore[no-untyped
     with qtbot.waitSignal(window.roundtrip.send.sent, timeout=WAIT):
         trigger(window, "roundtrip.send_work")
     assert window.roundtrip.send.pending == 0 and send.text() == "Send my work (0 changes)"
-    manifest, content = read_package(out)
+    manifest, content, _ = read_package(out)
     assert manifest.annotator == ANNOTATOR and [c.case_id for c in content.cases] == ["T1"]
     assert content.cases[0].annotation.labels == page.session.labels
     message = window.roundtrip.message.text()

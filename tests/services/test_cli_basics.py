@@ -70,7 +70,8 @@ def test_an_empty_user_name_is_an_error_not_the_default_user(tmp_path, capsys, m
     import annotator.cli
 
     folder = str(tmp_path / "p")
-    assert annotator.cli.main(["--project", folder, "users", "add", "Kim", "--role", "curator"]) == 0
+    code = annotator.cli.main(["--project", folder, "users", "add", "Kim", "--role", "curator"])
+    assert code == 0
     capsys.readouterr()
     code = annotator.cli.main(["--project", folder, "--as", "", "users", "add", "Eve",
                                "--role", "curator"])

@@ -11,11 +11,13 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sync_support import ALPHA, CURATOR, sqlite_only
 
 from annotator.services import annotating
-from annotator.services.project import Project, open_project
+from annotator.services.project import Project
 from annotator.sync.bundle import make_bundle, read_bundle
+from annotator.sync.formats import SyncFileError
 from annotator.sync.package import make_package, read_package
 from annotator.sync.unbundle import unbundle
 
@@ -48,28 +50,30 @@ def test_version_1_fixtures_are_read() -> None:
     assert (manifest.format_version, manifest.project_id) == (1, FIXTURE_PROJECT)
     assert [c.case_id for c in content.cases] == ["T1", "T2"] and len(images) == 3
     assert content.cases[1].annotation.labels == {"comment": "started at the office"}
-    package, work = read_package(PACKAGE_V1)
+    package, work, _ = read_package(PACKAGE_V1)
     assert (package.format_version, package.sequence, package.annotator) == (1, 1, ALPHA)
     assert work.cases[0].annotation.state == "submitted"
 
 
-def test_a_version_1_bundle_still_unbundles(tmp_path: Path) -> None:
-    result = unbundle(BUNDLE_V1, tmp_path / "laptop")
-    laptop = open_project(result.folder, create=False)
-    try:
-        assert laptop.project_id == FIXTURE_PROJECT
-        assert annotating.view(laptop, ALPHA, "T2").labels == {"comment": "started at the office"}
-    finally:
-        laptop.close()
+def test_a_version_1_bundle_is_refused_at_unbundle_it_could_not_sign(tmp_path: Path) -> None:
+    # Version 1 bundles carry no package secret: packages from them could not be signed, so
+    # the annotator is told to ask for a new bundle before any work is done offline.
+    with pytest.raises(SyncFileError, match="ask the curator for a new bundle"):
+        unbundle(BUNDLE_V1, tmp_path / "laptop")
+    assert not (tmp_path / "laptop").exists()
 
 
 @sqlite_only
-def test_written_files_keep_the_version_1_layout(
+def test_written_files_keep_the_version_1_layout_plus_the_version_2_keys(
     curator: Project, laptop: Project, tmp_path: Path
 ) -> None:
     annotating.set_label(curator, ALPHA, "T2", "comment", "", "x")  # history in the bundle
     bundle = make_bundle(curator, CURATOR, ALPHA, tmp_path / "b.annotator-bundle")
-    assert _layout(bundle.path) == _layout(BUNDLE_V1)
+    v1 = _layout(BUNDLE_V1)
+    v1["content"] = sorted([*v1["content"], "package_secret"])
+    assert _layout(bundle.path) == v1
     annotating.set_label(laptop, ALPHA, "T1", "comment", "", "y")
     package = make_package(laptop, tmp_path / "p.annotator-package")
-    assert _layout(package.path) == _layout(PACKAGE_V1)
+    v1 = _layout(PACKAGE_V1)
+    v1["manifest"] = sorted([*v1["manifest"], "signature"])
+    assert _layout(package.path) == v1

@@ -29,6 +29,7 @@ from annotator.sync.container import manifest_checksum
 from annotator.sync.formats import SyncFileError
 from annotator.sync.package import PackageResult, make_package
 from annotator.sync.package_import import import_package
+from annotator.sync.signing import sign, signing_key
 from annotator.sync.unbundle import unbundle
 
 Change = Callable[[dict[str, Any]], None]
@@ -41,8 +42,12 @@ def _rewrite(
     manifest: Change | None = None,
     content: Change | None = None,
     reseal: bool = True,
+    key: bytes | None = None,
 ) -> Path:
-    """Copy a zip file changing the manifest or content; ``reseal`` recomputes the checksums."""
+    """Copy a zip file changing the manifest or content; ``reseal`` recomputes the checksums.
+
+    With ``key`` the manifest is signed again, as the laptop that holds the secret could.
+    """
     with zipfile.ZipFile(source) as archive:
         members = {name: archive.read(name) for name in archive.namelist()}
     head = json.loads(members.pop("manifest.json"))
@@ -57,6 +62,8 @@ def _rewrite(
             {"path": n, "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)}
             for n, d in sorted(members.items())
         ]
+        if key is not None:
+            head["signature"] = sign(key, head)
         head["checksum"] = manifest_checksum(head)
     with zipfile.ZipFile(target, "w") as archive:
         archive.writestr("manifest.json", json.dumps(head))
@@ -70,6 +77,10 @@ def package(laptop: Project, tmp_path: Path) -> PackageResult:
     complete(laptop, ALPHA, "T1")
     annotating.set_label(laptop, ALPHA, "T2", "comment", "", "half done")
     return make_package(laptop, tmp_path / "alpha.annotator-package")
+
+
+def laptop_key(laptop: Project) -> bytes:
+    return signing_key(str(laptop.setting("package_secret")))
 
 
 def _refused(curator: Project, path: Path, match: str) -> None:
@@ -110,8 +121,8 @@ def test_changed_content_fails_the_checksum(
 def test_newer_format_is_refused_whole(
     curator: Project, package: PackageResult, tmp_path: Path
 ) -> None:
-    newer = _rewrite(package.path, tmp_path / "v2", manifest=lambda m: m.update(format_version=2))
-    _refused(curator, newer, "format version 2 was written by a newer annotator")
+    newer = _rewrite(package.path, tmp_path / "v3", manifest=lambda m: m.update(format_version=3))
+    _refused(curator, newer, "format version 3 was written by a newer annotator")
 
 
 @sqlite_only
@@ -150,7 +161,8 @@ def test_each_case_is_applied_whole_or_not_at_all(
             "how": "set",
         }
 
-    bad = _rewrite(made.path, tmp_path / "bad.annotator-package", content=break_t2)
+    bad = _rewrite(made.path, tmp_path / "bad.annotator-package", content=break_t2,
+                   key=laptop_key(laptop))
     report = import_package(curator, CURATOR, bad)
     results = {c.case_id: (c.status, c.reason) for c in report.cases}
     assert results["T1"][0] == "added"

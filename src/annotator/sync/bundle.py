@@ -45,6 +45,7 @@ from annotator.sync.formats import (
 )
 from annotator.sync.offline import get_setting, require_curator_side
 from annotator.sync.records import annotation_record, foreign_actors
+from annotator.sync.signing import new_secret, remember_bundle_key
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,10 @@ def make_bundle(project: Project, actor: str, annotator: str, out: Path) -> Bund
             bundle_id=bundle.id,
             project_name=_project_name(session),
         )
-        content = BundleContent(annotator_id=user.id, annotator=user.name, cases=cases)
+        secret = new_secret()
+        remember_bundle_key(session, bundle.id, user.id, secret)
+        content = BundleContent(annotator_id=user.id, annotator=user.name, cases=cases,
+                                package_secret=secret)
         members = {CONTENT: content.model_dump_json(indent=1).encode()}
         members.update({image_member(sha): data for sha, data in images.items()})
         # Written inside the transaction: a failed write leaves no record of a bundle.

@@ -15,7 +15,7 @@ import os
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +27,14 @@ from annotator.sync.formats import FORMAT_VERSIONS, KIND_WORDS, FileEntry, SyncF
 
 MANIFEST = "manifest.json"
 CONTENT = "content.json"
+# Bounds on what a file may make this app read: a zip bomb or a padded manifest is refused
+# with a reason instead of filling memory. Sizes are checked against the zip headers first and
+# again while inflating, since headers can lie.
+MAX_MEMBERS = 50_000
+MAX_MANIFEST_BYTES = 32 * 2**20
+MAX_MEMBER_BYTES = 512 * 2**20
+MAX_TOTAL_BYTES = 8 * 2**30
+_CHUNK = 2**20
 M = TypeVar("M", bound=BaseModel)
 # What reading a damaged member can raise (CRC, inflate, encryption, unknown compression).
 _READ_ERRORS = (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError)
@@ -43,16 +51,24 @@ def manifest_checksum(manifest: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
-def write_container(out: Path, manifest: BaseModel, members: Mapping[str, bytes]) -> Path:
+def write_container(
+    out: Path,
+    manifest: BaseModel,
+    members: Mapping[str, bytes],
+    signer: Callable[[dict[str, Any]], str] | None = None,
+) -> Path:
     """Write ``members`` plus the sealed manifest to ``out`` atomically (temp + os.replace).
 
-    ``manifest`` is a model whose ``files`` and ``checksum`` are filled in here.
+    ``manifest`` is a model whose ``files`` and ``checksum`` (and ``signature``, when a
+    ``signer`` is given) are filled in here.
     """
     files = [
         FileEntry(path=name, sha256=hashlib.sha256(data).hexdigest(), size=len(data))
         for name, data in sorted(members.items())
     ]
     header = manifest.model_copy(update={"files": files}).model_dump(mode="json")
+    if signer is not None:
+        header["signature"] = signer(header)
     header["checksum"] = manifest_checksum(header)
     out = out.expanduser().resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -114,8 +130,11 @@ def read_container(path: Path, kind: str) -> Container:
             path, f"not readable as {KIND_WORDS[kind]} (truncated or damaged: {exc})"
         ) from None
     with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_MEMBERS:
+            raise SyncFileError(path, f"refused: {len(infos)} members (at most {MAX_MEMBERS})")
         try:
-            manifest = json.loads(archive.read(MANIFEST))
+            manifest = json.loads(_read_bounded(path, archive, MANIFEST, MAX_MANIFEST_BYTES))
         except KeyError:
             raise SyncFileError(path, f"not {KIND_WORDS[kind]} (no {MANIFEST})") from None
         except _READ_ERRORS as exc:  # JSON errors are ValueErrors too
@@ -158,15 +177,40 @@ def _read_members(
     if names != set(expected):
         odd = sorted(names ^ set(expected))
         raise SyncFileError(path, f"damaged: members differ from the manifest ({', '.join(odd)})")
+    declared = sum(i.file_size for i in archive.infolist() if i.filename != MANIFEST)
+    if declared > MAX_TOTAL_BYTES:
+        raise SyncFileError(path, f"refused: {declared} bytes uncompressed (at most"
+                                  f" {MAX_TOTAL_BYTES})")
     members: dict[str, bytes] = {}
+    total = 0
     for name, entry in expected.items():
         try:
-            data = archive.read(name)
+            data = _read_bounded(path, archive, name, MAX_MEMBER_BYTES)
         except _READ_ERRORS as exc:
             raise SyncFileError(path, f"damaged member {name} ({exc})") from None
         if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get(
             "size"
         ):
             raise SyncFileError(path, f"damaged: checksum of {name} does not match")
+        total += len(data)
+        if total > MAX_TOTAL_BYTES:
+            raise SyncFileError(path, f"refused: more than {MAX_TOTAL_BYTES} bytes uncompressed")
         members[name] = data
     return members
+
+
+def _read_bounded(path: Path, archive: zipfile.ZipFile, name: str, limit: int) -> bytes:
+    """A member's bytes, refusing one that declares or inflates to more than ``limit``."""
+    info = archive.getinfo(name)  # KeyError when absent, as archive.read
+    if info.file_size > limit:
+        raise SyncFileError(path, f"refused: {name} is {info.file_size} bytes uncompressed"
+                                  f" (at most {limit})")
+    chunks: list[bytes] = []
+    size = 0
+    with archive.open(info) as stream:
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            if size > limit:
+                raise SyncFileError(path, f"refused: {name} inflates past {limit} bytes")
+            chunks.append(chunk)
+    return b"".join(chunks)

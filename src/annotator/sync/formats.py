@@ -23,8 +23,9 @@ from annotator.errors import AnnotatorError
 
 BUNDLE_KIND: Final = "annotator-work-bundle"
 PACKAGE_KIND: Final = "annotator-annotation-package"
-BUNDLE_FORMAT_VERSION = 1
-PACKAGE_FORMAT_VERSION = 1
+# 2: bundles carry a package secret, packages an HMAC signature (sync/signing.py).
+BUNDLE_FORMAT_VERSION = 2
+PACKAGE_FORMAT_VERSION = 2
 FORMAT_VERSIONS = {BUNDLE_KIND: BUNDLE_FORMAT_VERSION, PACKAGE_KIND: PACKAGE_FORMAT_VERSION}
 KIND_WORDS = {BUNDLE_KIND: "a work bundle", PACKAGE_KIND: "an annotation package"}
 
@@ -92,8 +93,9 @@ class PackageManifest(Manifest):
     kind: Literal["annotator-annotation-package"] = PACKAGE_KIND
     package_id: uuid.UUID
     source_id: uuid.UUID  # the annotator's offline project (one per unbundle)
-    sequence: int = Field(ge=1)  # 1, 2, 3... per source: orders packages from one laptop
+    sequence: int = Field(ge=1, lt=2**31)  # 1, 2, 3... per source: orders one laptop's packages
     bundle_id: uuid.UUID
+    signature: Sha256 | None = None  # HMAC-SHA256 with the bundle's key; None only before v2
 
 
 class HistoryItem(_Model):
@@ -165,6 +167,7 @@ class BundleContent(_Model):
     annotator_id: uuid.UUID
     annotator: str
     cases: list[BundleCase]
+    package_secret: Sha256 | None = None  # signs this annotator's packages; None only before v2
 
 
 class PackageCase(_Model):

@@ -23,6 +23,7 @@ OFFLINE_KEY = "offline_project"
 SEQUENCE_KEY = "package_sequence"  # the sequence number of the last package written
 PACKAGED_KEY = "packaged_changes"  # annotator history entries already in a package
 LAST_PACKAGE_KEY = "last_package"
+PACKAGE_SECRET_KEY = "package_secret"  # the bundle's secret packages are signed with
 
 
 @dataclass(frozen=True)

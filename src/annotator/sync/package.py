@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,6 +33,7 @@ from annotator.sync.formats import (
 )
 from annotator.sync.offline import (
     LAST_PACKAGE_KEY,
+    PACKAGE_SECRET_KEY,
     PACKAGED_KEY,
     SEQUENCE_KEY,
     get_setting,
@@ -39,6 +41,7 @@ from annotator.sync.offline import (
     require_offline_side,
 )
 from annotator.sync.records import annotation_record, foreign_actors, own_change_count
+from annotator.sync.signing import sign, signing_key
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,13 @@ def make_package(project: Project, out: Path) -> PackageResult:
             bundle_id=info.bundle_id,
         )
         content = PackageContent(annotator=user.name, cases=cases)
-        path = write_container(out, manifest, {CONTENT: content.model_dump_json(indent=1).encode()})
+        secret = get_setting(session, PACKAGE_SECRET_KEY)
+        if not secret:
+            raise ValidationError("this offline project has no package secret (made from an"
+                                  " older bundle): ask the curator for a new bundle")
+        key = signing_key(str(secret))
+        path = write_container(out, manifest, {CONTENT: content.model_dump_json(indent=1).encode()},
+                               signer=lambda header: sign(key, header))
         put_setting(session, SEQUENCE_KEY, sequence)
         put_setting(session, PACKAGED_KEY, total)
         put_setting(
@@ -124,8 +133,12 @@ def unpackaged_changes(project: Project) -> int:
         )
 
 
-def read_package(path: Path) -> tuple[PackageManifest, PackageContent]:
-    """Read and verify a package (checksum, format version, consistent content)."""
+def read_package(path: Path) -> tuple[PackageManifest, PackageContent, dict[str, Any]]:
+    """Read and verify a package (checksum, format version, consistent content).
+
+    Returns the manifest model, the content and the raw manifest (what the signature covers;
+    the signature itself is checked by the importer, which holds the key).
+    """
     container = read_container(path, PACKAGE_KIND)
     manifest = container.model(PackageManifest)
     content = container.content(PackageContent)
@@ -140,4 +153,4 @@ def read_package(path: Path) -> tuple[PackageManifest, PackageContent]:
         others = foreign_actors(case.annotation, content.annotator)
         if others:
             raise SyncFileError(path, f"damaged: {case.case_id} carries history of other people")
-    return manifest, content
+    return manifest, content, container.manifest

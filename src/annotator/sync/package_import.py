@@ -11,6 +11,7 @@ annotator any more, or the case is already in review or later, or the labels are
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -33,11 +34,12 @@ from annotator.store.schema import (
     User,
     utcnow,
 )
-from annotator.sync.formats import PackageCase, PackageManifest, SyncFileError
+from annotator.sync.formats import HistoryItem, PackageCase, PackageManifest, SyncFileError
 from annotator.sync.import_report import STATUSES, CaseResult, PackageImportReport
 from annotator.sync.offline import get_setting, offline_info
 from annotator.sync.package import read_package
 from annotator.sync.records import history_row
+from annotator.sync.signing import bundle_key, verify
 
 
 class _CaseRefused(AnnotatorError):
@@ -51,7 +53,7 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
         raise SyncFileError(
             path, f"packages are imported in the curator's project, not {info.annotator}'s copy"
         )
-    manifest, content = read_package(Path(path))
+    manifest, content, raw_manifest = read_package(Path(path))
     report = PackageImportReport(
         str(path),
         str(manifest.package_id),
@@ -74,6 +76,14 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
             raise SyncFileError(
                 path, f"{manifest.annotator!r} is not a user of this project: nothing imported"
             ) from None
+        key = bundle_key(session, manifest.bundle_id, user.id)
+        if key is None or not verify(key, raw_manifest, manifest.signature):
+            raise SyncFileError(
+                path,
+                "the package's signature does not match a bundle made for "
+                f"{manifest.annotator} in this project (forged, altered or unsigned): nothing "
+                "was imported",
+            )
         report.note = _already(session, manifest)
         if report.note:
             report.cases = [CaseResult(c.case_id, "unchanged") for c in content.cases]
@@ -146,7 +156,7 @@ def _apply_case(
             select(HistoryEntry.id).where(HistoryEntry.id.in_([h.id for h in incoming]))
         )
     )
-    new = [h for h in incoming if h.id not in known]
+    new = _not_after(utcnow(), [h for h in incoming if h.id not in known])
     if not new:
         return CaseResult(pcase.case_id, "unchanged", "nothing new")
     latest_here = session.scalar(
@@ -220,6 +230,12 @@ def _stale(
     )
 
 
+def _not_after(now: datetime, items: list[HistoryItem]) -> list[HistoryItem]:
+    """History stamped in the future (a laptop clock ahead) is stamped now, so it cannot make
+    the annotator's later, correctly stamped packages look older than it."""
+    return [h.model_copy(update={"at": now}) if h.at > now else h for h in items]
+
+
 def _check_labels(pcase: PackageCase, figs: list[str]) -> None:
     labels = pcase.annotation.labels
     try:
@@ -227,6 +243,11 @@ def _check_labels(pcase: PackageCase, figs: list[str]) -> None:
             L.validate_edit(L.LabelEdit(key, value), figs)
     except AnnotatorError as exc:
         raise _CaseRefused(f"invalid label: {exc}") from None
+    try:
+        for key, value in (pcase.annotation.submitted_labels or {}).items():
+            L.validate_edit(L.LabelEdit(key, value), figs)
+    except (AnnotatorError, TypeError, ValueError, KeyError) as exc:
+        raise _CaseRefused(f"invalid submitted label: {exc}") from None
     if pcase.annotation.state == AnnotationState.SUBMITTED.value:
         missing = L.missing_for_submit(labels, figs)
         if missing or pcase.annotation.submitted_labels is None:

@@ -29,9 +29,10 @@ from annotator.store.schema import (
     utcnow,
 )
 from annotator.sync.bundle import read_bundle
-from annotator.sync.formats import BundleCase, BundleContent, BundleManifest
+from annotator.sync.formats import BundleCase, BundleContent, BundleManifest, SyncFileError
 from annotator.sync.offline import (
     OFFLINE_KEY,
+    PACKAGE_SECRET_KEY,
     PACKAGED_KEY,
     SEQUENCE_KEY,
     OfflineInfo,
@@ -57,6 +58,9 @@ def unbundle(bundle: Path, folder: str | Path) -> UnbundleResult:
     if is_url(str(folder)):
         raise ProjectError("an annotator's offline project is a folder, not a database URL")
     manifest, content, images = read_bundle(Path(bundle))
+    if content.package_secret is None:
+        raise SyncFileError(bundle, "made by an older annotator without a package secret; ask"
+                                    " the curator for a new bundle")
     target = Path(folder).expanduser().resolve()
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ProjectError(f"{target} is not empty; choose a new folder to unbundle into")
@@ -89,6 +93,7 @@ def _fill(
         put_setting(session, OFFLINE_KEY, info.to_json())
         put_setting(session, "local_user", name)
         put_setting(session, SEQUENCE_KEY, 0)
+        put_setting(session, PACKAGE_SECRET_KEY, content.package_secret)
         if manifest.project_name:
             put_setting(session, "project_name", manifest.project_name)
         user = User(id=content.annotator_id, name=name)

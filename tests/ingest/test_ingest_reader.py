@@ -226,14 +226,16 @@ def test_image_folder_and_permission_errors_are_rejections(case_dir: Path,
     file = write_case_file(case_dir, [make_case("1"), make_case("2")])
     (case_dir / "images/f1.png").unlink()
     (case_dir / "images/f1.png").mkdir()
-    real_read = Path.read_bytes
+    import annotator.ingest.images as images
 
-    def deny(self: Path) -> bytes:
-        if self.name == "f2.png":
+    real_read = images.read_regular
+
+    def deny(path: Path, limit: int) -> bytes:
+        if path.name == "f2.png":
             raise PermissionError(13, "Permission denied")
-        return real_read(self)
+        return real_read(path, limit)
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr(images, "read_regular", deny)
     result = read(file)
     assert result.accepted == []
     assert "is a folder" in result.rejected[0].reason
@@ -244,10 +246,12 @@ def test_unreadable_case_file_is_a_rejection(case_dir: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     file = write_case_file(case_dir, make_case("1"))
 
-    def deny(self: Path) -> bytes:
+    import annotator.ingest.sources as sources
+
+    def deny(path: Path, limit: int) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr(sources, "read_regular", deny)
     rejection = only_rejection(read(file))
     assert rejection.file == file and "Permission denied" in rejection.reason
 

@@ -14,6 +14,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from annotator.imaging.limits import check_dicom_size
+
 if TYPE_CHECKING:
     import numpy as np
     from pydicom.dataset import Dataset
@@ -102,6 +104,7 @@ def decode_raw(ds: Dataset, frame: int) -> np.ndarray:
     import numpy as np
     from pydicom.pixels.utils import pixel_array
 
+    check_dicom_size(ds)  # a stored file is checked again before its pixels are decoded
     arr = pixel_array(ds, index=frame)
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))

@@ -10,6 +10,7 @@ import io
 from dataclasses import dataclass
 
 from annotator.imaging import _dicom
+from annotator.imaging.limits import TooLarge, check_dicom_size, check_raster_size
 
 PNG = "image/png"
 JPEG = "image/jpeg"
@@ -80,8 +81,11 @@ def _probe_raster(data: bytes, name: str, media_type: str) -> ImageInfo:
     label = _FORMAT_LABEL[media_type]
     try:
         with Image.open(io.BytesIO(data)) as img:
-            img.load()
             width, height = img.size
+            check_raster_size(width, height)  # from the header, before decoding
+            img.load()
+    except TooLarge as exc:
+        raise ImageDecodeError(name, f"{label} too large to open safely: {exc}") from exc
     except Image.DecompressionBombError as exc:
         raise ImageDecodeError(name, f"{label} too large to open safely: {exc}") from exc
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
@@ -115,6 +119,10 @@ def _probe_dicom(data: bytes, name: str) -> ImageInfo:
     rows, columns = ds.get("Rows"), ds.get("Columns")
     if not rows or not columns:
         raise ImageDecodeError(name, "DICOM pixel data has no Rows/Columns")
+    try:
+        check_dicom_size(ds)  # from the header, before any pixel is decoded
+    except TooLarge as exc:
+        raise ImageDecodeError(name, f"DICOM too large to open safely: {exc}") from exc
     try:
         _dicom.decode_raw(ds, 0)
     except Exception as exc:  # noqa: BLE001 - decoder plugins raise anything

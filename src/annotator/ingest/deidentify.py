@@ -16,6 +16,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from annotator.errors import AnnotatorError
+from annotator.imaging.limits import check_raster_size
 from annotator.ingest.dicom_profile import apply_profile
 
 if TYPE_CHECKING:
@@ -182,6 +183,7 @@ def reencode_raster(data: bytes, *, name: str) -> tuple[bytes, list[str]]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a stray byte before a marker: decoded anyway
             with Image.open(io.BytesIO(data)) as opened:
+                check_raster_size(*opened.size)  # from the header, before decoding
                 opened.load()
                 source_format = opened.format or "image"
                 carried = sorted(k for k in opened.info if k != "transparency")

@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from annotator.domain.checks import ImageUse
 from annotator.errors import AnnotatorError
+from annotator.imaging.limits import MAX_FILE_BYTES
 from annotator.imaging.probe import ImageDecodeError, ImageInfo, probe_image
 from annotator.ingest.deidentify import (
     DeidentifyError,
@@ -20,7 +21,7 @@ from annotator.ingest.deidentify import (
     reencode_raster,
 )
 from annotator.ingest.results import CandidateImage
-from annotator.ingest.sources import os_reason
+from annotator.ingest.sources import os_reason, read_regular
 
 
 class ImageRejected(AnnotatorError):
@@ -52,7 +53,10 @@ class ImageReader:
     def read(self, base: Path, use: ImageUse) -> CandidateImage:
         """The candidate image for ``use``; raises :class:`ImageRejected`."""
         location = _locate(base, use)
-        key = location.resolve()
+        try:
+            key = location.resolve()
+        except (OSError, RuntimeError) as exc:  # a symlink loop, an over-long name
+            raise ImageRejected(use.field, f"cannot read image {location}: {exc}") from None
         cached = self._cache.get(key)
         if cached is None:
             try:
@@ -72,7 +76,7 @@ class ImageReader:
 
     def _load(self, location: Path, draft_path: str) -> _Cleaned:
         try:
-            data = location.read_bytes()
+            data = read_regular(location, MAX_FILE_BYTES)
         except FileNotFoundError:
             raise ImageRejected("", f"image file not found: {location}") from None
         except IsADirectoryError:
@@ -97,11 +101,17 @@ def _locate(base: Path, use: ImageUse) -> Path:
     draft = use.draft_path
     if not draft.strip():
         raise ImageRejected(use.field, "empty image path")
+    if "\x00" in draft:
+        raise ImageRejected(use.field, "image path holds a NUL character")
     if PurePosixPath(draft).is_absolute() or PureWindowsPath(draft).is_absolute():
         raise ImageRejected(use.field, f"image path {draft!r} must be relative to the JSON"
                                        " file's folder")
     location = base / draft
-    if not location.exists() and ".." in PurePosixPath(draft).parts:
+    try:
+        exists = location.exists()
+    except OSError as exc:  # an over-long name
+        raise ImageRejected(use.field, f"cannot read image {location}: {os_reason(exc)}") from None
+    if not exists and ".." in PurePosixPath(draft).parts:
         # Allowed, but say so: a path leaving the folder is the usual cause of "missing".
         raise ImageRejected(use.field, f"image file not found: {location.resolve()} (the"
                                        " path leads outside the JSON file's folder)")

@@ -2,13 +2,18 @@
 
 A source is a JSON file (one case object or an array of them) or a folder (every ``*.json``
 below it, in sorted order). Problems become :class:`Rejection` values, never exceptions:
-one bad file must not stop the others.
+one bad file must not stop the others. Only regular files are read (a FIFO or a device such
+as ``/dev/zero`` is refused without blocking), with a size limit; a folder's symlinks that
+lead outside it, or in a loop, are reported and skipped.
 """
 
 from __future__ import annotations
 
+import errno
 import json
-from collections.abc import Sequence
+import os
+import stat
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,44 @@ class _DuplicateKey(ValueError):
     pass
 
 
+MAX_CASE_FILE_BYTES = 64 * 2**20
+
+
+class NotReadable(OSError):
+    """A path that is not a regular file, or too large; ``str()`` is the reason."""
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    Opened without blocking and checked with fstat on the open descriptor, so a FIFO, a
+    device or a file swapped for one after a check is refused, never read. Raises OSError
+    (:class:`NotReadable` for the kind and size) and ValueError for a path with a NUL byte.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise NotReadable(errno.EINVAL, "not a regular file (a folder, device, FIFO or"
+                                            " socket)")
+        if info.st_size > limit:
+            raise NotReadable(errno.EFBIG, f"file of {info.st_size:,} bytes is larger than"
+                                           f" {limit:,}")
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, 2**20):
+            size += len(chunk)
+            if size > limit:  # a file that grows while read
+                raise NotReadable(errno.EFBIG, f"file grew past {limit:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def find_case_files(paths: Sequence[Path]) -> tuple[list[Path], list[Rejection]]:
     """Expand folders to their ``*.json`` files (sorted, hidden entries skipped), once each."""
     files: list[Path] = []
@@ -38,10 +81,8 @@ def find_case_files(paths: Sequence[Path]) -> tuple[list[Path], list[Rejection]]
         path = Path(given)
         try:
             if path.is_dir():
-                found = sorted(
-                    (p for p in path.rglob("*.json") if p.is_file() and not _hidden(p, path)),
-                    key=lambda p: p.relative_to(path).as_posix(),
-                )
+                found = sorted(_json_files(path, rejected),
+                               key=lambda p: p.relative_to(path).as_posix())
                 if not found:
                     rejected.append(Rejection(path, None, None, "the folder holds no .json file"))
             elif path.exists():
@@ -49,8 +90,8 @@ def find_case_files(paths: Sequence[Path]) -> tuple[list[Path], list[Rejection]]
             else:
                 rejected.append(Rejection(path, None, None, "no such file or folder"))
                 continue
-        except OSError as exc:
-            rejected.append(Rejection(path, None, None, f"cannot read: {os_reason(exc)}"))
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+            rejected.append(Rejection(path, None, None, f"cannot read: {_reason(exc)}"))
             continue
         for file in found:
             key = file.resolve()
@@ -60,16 +101,46 @@ def find_case_files(paths: Sequence[Path]) -> tuple[list[Path], list[Rejection]]
     return files, rejected
 
 
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
+def _json_files(root: Path, rejected: list[Rejection]) -> Iterator[Path]:
+    """Every visible ``*.json`` under ``root``; symlinks out of ``root`` or in loops reported.
+
+    Walks with os.walk (symlinked folders not followed, so a loop cannot recurse); a
+    symlinked file is read only when it resolves inside ``root``.
+    """
+    real_root = root.resolve()
+    for folder, dirs, files in os.walk(root, onerror=lambda exc: rejected.append(
+            Rejection(Path(exc.filename or root), None, None, f"cannot read: {_reason(exc)}"))):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or not name.endswith(".json"):
+                continue
+            file = Path(folder) / name
+            if file.is_symlink():
+                try:
+                    target = file.resolve(strict=True)
+                except (OSError, RuntimeError) as exc:  # a loop or a dangling link
+                    rejected.append(Rejection(file, None, None,
+                                              f"cannot read: broken or looping symlink ({exc})"))
+                    continue
+                if not target.is_relative_to(real_root):
+                    rejected.append(Rejection(file, None, None, "a symlink that leads outside"
+                                                                " the imported folder"))
+                    continue
+            yield file
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return os_reason(exc)
+    return str(exc) or type(exc).__name__
 
 
 def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
     """Parse one case file into its case objects, or a rejection for the whole file."""
     try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        return [], Rejection(file, None, None, f"cannot read: {os_reason(exc)}")
+        raw = read_regular(file, MAX_CASE_FILE_BYTES)
+    except (OSError, ValueError) as exc:
+        return [], Rejection(file, None, None, f"cannot read: {_reason(exc)}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -85,6 +156,9 @@ def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
         return [], Rejection(file, None, None, f"malformed JSON: {exc}")
     except (ValueError, RecursionError) as exc:
         return [], Rejection(file, None, None, f"malformed JSON: {exc or type(exc).__name__}")
+    bad_text = _bad_text(value)
+    if bad_text:
+        return [], Rejection(file, None, None, bad_text)
     if isinstance(value, list):
         if not value:
             return [], Rejection(file, None, None, "the file holds an empty array: no case")
@@ -93,6 +167,27 @@ def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
         return [CaseObject(file, None, value)], None
     return [], Rejection(file, None, None, f"a case file holds a case object or an array of"
                                            f" them, not {json_kind(value)}")
+
+
+def _bad_text(value: Any) -> str | None:
+    """Why a JSON value holds text no store can keep: a lone surrogate or a NUL character."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return "a text holds a NUL character (\\u0000), which is not text"
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return ("a text holds a lone surrogate (an escape such as \\ud800 without its"
+                        " pair), which is not text")
+    return None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -133,5 +228,7 @@ def json_kind(value: object) -> str:
 
 def os_reason(exc: OSError) -> str:
     """The readable part of an OSError ("Permission denied")."""
+    if isinstance(exc, NotReadable):
+        return str(exc.strerror)
     return exc.strerror or str(exc)
 

@@ -95,3 +95,13 @@ def team(project):  # type: ignore[no-untyped-def]
         add_user(project, "cu", name, ["annotator"])
     add_user(project, "cu", "adj", ["adjudicator"])
     return project
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (minutes each) run only when ANNOTATOR_SLOW=1."""
+    if os.environ.get("ANNOTATOR_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: set ANNOTATOR_SLOW=1 to run")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -1,43 +1,37 @@
-"""Locating runtime assets (demo cases, icons) in a checkout, an installed package or a bundle.
+"""Locating runtime assets (demo cases, icons) shipped inside the ``annotator`` package.
 
-One function so that the PyInstaller build and ``pip install`` find the same files.
+They are package data read through ``importlib.resources``, so a checkout, an editable
+install, an installed wheel and the PyInstaller build (which copies them beside the frozen
+modules) all find the same files in the same way.
 """
 
 from __future__ import annotations
 
-import os
-import sys
+from importlib.resources import files
 from pathlib import Path
 
-
-def _roots() -> list[Path]:
-    roots: list[Path] = []
-    env = os.environ.get("ANNOTATOR_ASSETS")
-    if env:
-        roots.append(Path(env))
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        roots.append(Path(frozen))
-    # src/annotator/resources.py -> repository root (editable install or checkout)
-    roots.append(Path(__file__).resolve().parents[2])
-    roots.append(Path(sys.prefix) / "share" / "annotator")
-    return roots
+DEMO_DATA = "demo_data"
+ICON = "assets/icons/annotator.svg"
 
 
 def asset_path(relative: str) -> Path:
-    """Return the path of a bundled asset such as ``cases/demo`` or ``resources/icons``.
+    """Return the filesystem path of a packaged asset such as ``demo_data`` or ``ICON``.
 
-    Raises FileNotFoundError naming every place looked at.
+    Raises FileNotFoundError naming the place looked at (a broken install or build).
     """
-    tried = []
-    for root in _roots():
-        candidate = root / relative
-        if candidate.exists():
-            return candidate
-        tried.append(str(candidate))
-    raise FileNotFoundError(f"asset {relative!r} not found (looked in: {', '.join(tried)})")
+    resource = files("annotator").joinpath(relative)
+    # The package is always installed unpacked (wheel or PyInstaller folder), so every
+    # resource is a real file; importers and Qt need paths, not open streams.
+    if isinstance(resource, Path) and resource.exists():
+        return resource
+    raise FileNotFoundError(f"asset {relative!r} is missing from the annotator package: {resource}")
 
 
 def demo_cases_dir() -> Path:
     """The folder of bundled demo draft cases."""
-    return asset_path("cases/demo")
+    return asset_path(DEMO_DATA)
+
+
+def icon_path() -> Path:
+    """The app's icon (SVG)."""
+    return asset_path(ICON)

@@ -1,4 +1,4 @@
-"""The bundled demo cases (cases/demo): shape, images, coverage and the planted problems.
+"""The bundled demo cases (src/annotator/demo_data): shape, images, coverage, planted problems.
 
 Self-contained: reads the JSON and image files directly, without the rest of the app.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-DEMO = Path(__file__).resolve().parents[2] / "cases" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "src" / "annotator" / "demo_data"
 CASE_KEYS = {
     "case_id", "case_title", "section", "area_of_interest", "clinical_history",
     "original_clinical_history", "final_diagnosis", "difficulty", "rarity", "source_url",

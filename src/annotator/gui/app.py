@@ -102,10 +102,12 @@ def run_gui(args: argparse.Namespace) -> int:
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     width, height = parse_size(args.size)
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from annotator.gui.context import GuiContext
     from annotator.gui.main_window import MainWindow
+    from annotator.resources import icon_path
     from annotator.services.project import open_project
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -113,6 +115,7 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setApplicationName("annotator")
     app.setOrganizationName("annotator")
     app.setStyle("Fusion")
+    app.setWindowIcon(QIcon(str(icon_path())))
     requested = getattr(args, "as_user", None)
     if requested is None:
         requested = os.environ.get("ANNOTATOR_USER")

@@ -76,7 +76,7 @@ def build_demo(location: str) -> str:
         CURATOR,
         license="CC-BY-4.0",
         description="Teaching cases written for the annotator demo, with images derived from "
-        "files that ship inside pydicom and nilearn (see cases/demo/SOURCES.md).",
+        "files that ship inside pydicom and nilearn (see annotator/demo_data/SOURCES.md).",
         source_collection="annotator demo cases",
         team="Three physician annotators (simulated) and one senior adjudicator (simulated).",
     )

@@ -12,7 +12,8 @@ from typing import Any
 from numpy.typing import NDArray
 from PIL import Image
 
-HERE = Path(__file__).resolve().parent
+# The committed demo data this builder writes (the package data of annotator).
+HERE = Path(__file__).resolve().parents[2] / "src" / "annotator" / "demo_data"
 Array = NDArray[Any]
 OUT = HERE / "images"
 
@@ -46,7 +47,7 @@ ATTRIBUTION: dict[str, dict[str, str]] = {
         "source_url": "https://pypi.org/project/pydicom/3.0.2/",
     },
     "DRAWN": {
-        "author": "annotator project (drawn by cases/demo/make_demo_images.py)",
+        "author": "annotator project (drawn by scripts/demo_images/make_demo_images.py)",
         "license": "CC0-1.0",
         "source_url": "https://example.org/annotator-demo/generated-figures",
     },

@@ -1,6 +1,6 @@
-"""Build the demo images (cases/demo/images) and SOURCES.md from files inside PyPI packages.
+"""Build the demo images and SOURCES.md (src/annotator/demo_data) from files in PyPI packages.
 
-Run once, commit the outputs:  /work/venv/bin/python cases/demo/make_demo_images.py
+Run once, commit the outputs:  python scripts/demo_images/make_demo_images.py
 Needs numpy, scipy, Pillow, pydicom (runtime dependencies) plus nibabel and nilearn (build
 only). Sources: pydicom's bundled test files and the MNI ICBM152 2009a T1 template that
 nilearn ships. Deterministic: fixed seeds, UIDs from fixed entropy, dates written out.
@@ -18,6 +18,7 @@ sys.path.insert(0, str(HERE))  # the helper modules sit beside this script
 from _demo_cases import build  # noqa: E402
 from _demo_figures import load  # noqa: E402
 from _demo_io import ATTRIBUTION, OUT, RECORDS  # noqa: E402
+from _demo_io import HERE as DATA  # noqa: E402
 
 SOURCES_HEADER = """# Sources of the demo images
 
@@ -83,7 +84,7 @@ def write_sources_md() -> None:
     lines.append("|---|---|---|---|")
     for rec in sorted(RECORDS, key=lambda r: r.path):
         lines.append(f"| `{rec.path}` | {rec.attribution} | `{rec.source}` | {rec.derivation} |")
-    (HERE / "SOURCES.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (DATA / "SOURCES.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main() -> None:

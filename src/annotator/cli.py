@@ -152,6 +152,18 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_repair(args: argparse.Namespace) -> int:
+    from annotator.services.repair import repair_case_states
+
+    project = _project(args)
+    fixes = repair_case_states(project, _actor(project, args), dry_run=args.dry_run)
+    verb = "would move" if args.dry_run else "moved"
+    for fix in fixes:
+        print(f"{fix.case_id}: {verb} from {fix.before} to {fix.after}")
+    print(f"{len(fixes)} case state(s) {'to repair' if args.dry_run else 'repaired'}")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from annotator.services.demo import build_demo
 
@@ -243,6 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", metavar="NAME", help="with --reassign-from: the new annotator")
     p = add("backup", cmd_backup, "write a consistent copy of the project database")
     p.add_argument("file")
+    p = add("repair", cmd_repair, "recompute derived case states and fix any that drifted")
+    p.add_argument("--dry-run", action="store_true", help="only list what would change")
     p = add("stats", cmd_stats, "agreement statistics for any ratings table (CSV)")
     p.add_argument("csv", metavar="RATINGS.csv")
     p.add_argument("--level", required=True, choices=["nominal", "ordinal", "interval", "ratio"])

@@ -11,19 +11,22 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     StrictFloat,
     StrictInt,
     StrictStr,
+    StringConstraints,
     field_validator,
 )
 from pydantic import ValidationError as PydanticValidationError
 
+from annotator.domain.text import printable
 from annotator.domain.vocabulary import LabelError, normalise_label
 from annotator.errors import AnnotatorError
 
@@ -45,7 +48,8 @@ class MetaInfo(_Part):
 
 
 class Exam(_Part):
-    figure: StrictStr
+    # A figure names label keys (``meta:<figure>/acquisition``): bounded like a store key.
+    figure: Annotated[StrictStr, StringConstraints(max_length=200), AfterValidator(printable)]
     preferred_order: StrictInt | None = None
     image_caption: Text = None
     meta_info: MetaInfo | None = None
@@ -136,6 +140,10 @@ class DraftCase(_Part):
             return str(value)
         if isinstance(value, str) and not value.strip():
             raise ValueError("must not be empty")
+        if isinstance(value, str):
+            if len(value) > 200:
+                raise ValueError(f"is {len(value)} characters long; at most 200")
+            printable(value)
         return value
 
 

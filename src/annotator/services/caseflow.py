@@ -52,8 +52,26 @@ def send_for_recheck(
     )
 
 
+def lock_case(session: Session, case: Case) -> None:
+    """Hold the case's row lock to the end of the transaction, with its state read afresh.
+
+    A state that depends on other rows (every annotation submitted -> in review) must be
+    decided by one transaction at a time: two annotators submitting at once on PostgreSQL
+    each saw only their own submission and left the case in ``annotating`` (write skew).
+    ``SELECT ... FOR UPDATE`` queues the second until the first commits; READ COMMITTED then
+    shows it the first one's rows. SQLite needs nothing: BEGIN IMMEDIATE already serialises
+    writers.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        return
+    if case in session.dirty:
+        session.flush()  # the UPDATE takes the row lock; a stale version raises here
+    session.refresh(case, with_for_update=True)
+
+
 def refresh_case_state(session: Session, case: Case, actor: str) -> str:
     """Move the case to the state its annotations imply; record and revoke as needed."""
+    lock_case(session, case)
     states = [a.state for a in active_annotations(session, case)]
     new = case_state_after_submissions(CaseState(case.state), states)
     if new.value != case.state:

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from annotator import __version__
-from annotator.errors import ProjectError
+from annotator.errors import ConflictError, ProjectError
 from annotator.store.db import make_engine, session_factory, transaction, upgrade
 from annotator.store.images import ImageStore
 from annotator.store.schema import Case, Setting
@@ -37,8 +39,21 @@ class Project:
 
     @contextmanager
     def tx(self) -> Iterator[Session]:
-        with transaction(self.sessions) as session:
-            yield session
+        """One transaction; a write that collided with another one is a ConflictError.
+
+        Two people saving the same row at once (a stale version), inserting the same unique
+        row, or a PostgreSQL deadlock or serialisation failure: the transaction is rolled
+        back whole and the user is told to reload, instead of a driver traceback.
+        """
+        try:
+            with transaction(self.sessions) as session:
+                yield session
+        except StaleDataError as exc:
+            raise ConflictError(_COLLIDED) from exc
+        except (IntegrityError, OperationalError) as exc:
+            if _collision(exc):
+                raise ConflictError(_COLLIDED) from exc
+            raise
 
     def setting(self, key: str, default: Any = None) -> Any:
         with self.tx() as session:
@@ -63,6 +78,19 @@ class Project:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+_COLLIDED = ("someone else changed the same record at the same moment; nothing of this change"
+             " was saved: reload and try again")
+# SQLSTATEs of a collision between concurrent writers (PostgreSQL).
+_COLLISION_STATES = {"23505", "40001", "40P01"}
+
+
+def _collision(exc: DBAPIError) -> bool:
+    state = getattr(exc.orig, "sqlstate", None)
+    if state in _COLLISION_STATES:
+        return True
+    return "UNIQUE constraint failed" in str(exc.orig)
 
 
 def is_url(location: str) -> bool:

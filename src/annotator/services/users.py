@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import ROLES, Role
+from annotator.domain.text import printable
 from annotator.errors import NotFound, PermissionDenied, ValidationError
 from annotator.services.history import record
 from annotator.services.project import Project
@@ -75,6 +76,12 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
     name = name.strip()
     if not name:
         raise ValidationError("a user needs a name")
+    if len(name) > 200:
+        raise ValidationError(f"a user name has at most 200 characters (got {len(name)})")
+    try:
+        printable(name)
+    except ValueError as exc:
+        raise ValidationError(f"a user name cannot hold control characters: {exc}") from None
     bad = [r for r in roles if r not in ROLES]
     if bad or not roles:
         raise ValidationError(

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+from annotator.domain.text import LabelKey, Name, Word
 from annotator.errors import AnnotatorError
 
 BUNDLE_KIND: Final = "annotator-work-bundle"
@@ -65,7 +66,7 @@ class FileEntry(_Model):
 class CaseRef(_Model):
     """A case the file covers and the content hash of the revision it was made on."""
 
-    case_id: str
+    case_id: Name
     revision_hash: str
 
 
@@ -75,8 +76,8 @@ class Manifest(_Model):
     kind: str
     format_version: int = Field(ge=1)
     app_version: str
-    project_id: str
-    annotator: str
+    project_id: Name
+    annotator: Name
     created_at: Timestamp
     cases: list[CaseRef]
     files: list[FileEntry]
@@ -103,9 +104,9 @@ class HistoryItem(_Model):
 
     id: uuid.UUID
     at: Timestamp
-    actor: str
-    action: str
-    key: str | None = None
+    actor: Name
+    action: Word
+    key: LabelKey | None = None
     before: Any = None
     after: Any = None
     detail: dict[str, Any] = Field(default_factory=dict)
@@ -116,8 +117,8 @@ class AnnotationRecord(_Model):
 
     id: uuid.UUID
     state: AnnotationStateName
-    labels: dict[str, Any]
-    submitted_labels: dict[str, Any] | None = None
+    labels: dict[LabelKey, Any]
+    submitted_labels: dict[LabelKey, Any] | None = None
     submitted_at: Timestamp | None = None
     needs_recheck: bool = False
     created_at: Timestamp
@@ -171,11 +172,11 @@ class BundleContent(_Model):
 
 
 class PackageCase(_Model):
-    case_id: str
+    case_id: Name
     revision_hash: str
     annotation: AnnotationRecord
 
 
 class PackageContent(_Model):
-    annotator: str
+    annotator: Name
     cases: list[PackageCase]

@@ -1,0 +1,46 @@
+"""``annotator repair``: recompute every derived case state and fix the ones that drifted.
+
+A case's state follows from its active annotations (every one submitted -> in review). Row
+locks now keep concurrent writers from leaving a case behind (``caseflow.lock_case``); a store
+written before that, or restored from an odd backup, may still hold a case in ``annotating``
+whose annotations are all submitted. Repair finds each such case and moves it through the same
+transition the app uses, recorded in the history like any other change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from annotator.domain.states import CaseState, Role, case_state_after_submissions
+from annotator.services.caseflow import active_annotations, refresh_case_state
+from annotator.services.project import Project
+from annotator.services.users import require_role
+from annotator.store.schema import Case
+
+
+@dataclass(frozen=True)
+class StateFix:
+    case_id: str
+    before: str
+    after: str
+
+
+def repair_case_states(project: Project, actor: str, *, dry_run: bool = False) -> list[StateFix]:
+    """The cases whose stored state differs from the one their annotations imply (curators).
+
+    Without ``dry_run`` each is moved to the implied state in one transaction.
+    """
+    fixes: list[StateFix] = []
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "repairing case states")
+        for case in session.scalars(select(Case).order_by(Case.case_id)):
+            states = [a.state for a in active_annotations(session, case)]
+            implied = case_state_after_submissions(CaseState(case.state), states).value
+            if implied == case.state:
+                continue
+            fixes.append(StateFix(case.case_id, case.state, implied))
+            if not dry_run:
+                refresh_case_state(session, case, actor)
+    return fixes

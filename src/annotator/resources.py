@@ -41,3 +41,8 @@ def asset_path(relative: str) -> Path:
 def demo_cases_dir() -> Path:
     """The folder of bundled demo draft cases."""
     return asset_path("cases/demo")
+
+
+def judged_runs_dir() -> Path:
+    """The folder of the scoring core's judged runs the demo scores (``judge-import``)."""
+    return asset_path("cases/judged-runs")

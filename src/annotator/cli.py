@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "annotator.sync.commands",
     "annotator.export.commands",
     "annotator.review.commands",
+    "annotator.judging.commands",
 )
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)

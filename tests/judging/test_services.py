@@ -185,3 +185,15 @@ def test_cli_agreement_writes_json_csv_html(
         "judge-agreement.csv",
         "judge-agreement.html",
     }
+
+
+def test_demo_scoring_disagrees_and_adjudicates(team: Any) -> None:
+    from annotator.services.judge_demo import demo_judge_scoring
+
+    demo_judge_scoring(team, "cu", "adj", seed=7)
+    found = judge_review.list_conflicts(team)
+    assert found, "the simulated physicians should disagree somewhere"
+    assert sum(c.decided is not None for c in found) == 1
+    report = judge_agreement(team)
+    assert report["raters"][:2] == ["llm", "rule"] and report["raters"][-1] == "human"
+    assert report["run_means"]

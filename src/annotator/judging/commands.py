@@ -126,9 +126,9 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     elif not args.out:
         raters = report["raters"]
         print("macro binary agreement (Table 9 layout)")
-        print("".ljust(14) + "".join(r[:12].ljust(13) for r in raters[1:]))
+        print("".ljust(16) + "".join(r[:15].ljust(16) for r in raters[1:]))
         for i, row in enumerate(table9_matrix(report)[:-1]):
             cells = ["" if j <= i or v is None else f"{v:.3f}" for j, v in enumerate(row)][1:]
-            print(raters[i][:13].ljust(14) + "".join(c.ljust(13) for c in cells))
+            print(raters[i][:15].ljust(16) + "".join(c.ljust(16) for c in cells))
         print(json.dumps({"big_differences": len(report["big_differences"])}))
     return 0

@@ -114,7 +114,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     from annotator.cli import _print_json, _project
-    from annotator.judging.report import table9_matrix, write_reports
+    from annotator.judging.report import issue_json, table9_matrix, write_reports
     from annotator.services.judge_agreement import judge_agreement
 
     report = judge_agreement(_project(args))
@@ -122,7 +122,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         for path in write_reports(report, args.out):
             print(f"wrote {path}")
     if args.json:
-        _print_json(report)
+        _print_json(issue_json(report))
     elif not args.out:
         raters = report["raters"]
         print("macro binary agreement (Table 9 layout)")

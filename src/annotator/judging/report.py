@@ -10,6 +10,26 @@ from typing import Any
 
 from annotator.judging.runfile import ALL_TARGETS
 
+PAIR_KEYS = ("a", "b", "n_items", "targets", "macro_binary")
+
+
+def issue_json(report: dict[str, Any]) -> dict[str, Any]:
+    """The agreed JSON shape: ``{"raters": [...], "pairs": [{a, b, n_items, targets,
+    macro_binary}]}`` (the report's extras go to the CSV, the HTML and a separate file)."""
+    return {
+        "raters": list(report["raters"]),
+        "pairs": [{k: pair[k] for k in PAIR_KEYS} for pair in report["pairs"]],
+    }
+
+
+def extras_json(report: dict[str, Any]) -> dict[str, Any]:
+    """Macro CIs, per-run judge vs human means, and gaps of 2 or more."""
+    return {
+        "macro_ci": [{"a": p["a"], "b": p["b"], "ci": p.get("macro_ci")} for p in report["pairs"]],
+        "run_means": report.get("run_means", []),
+        "big_differences": report.get("big_differences", []),
+    }
+
 
 def table9_matrix(report: dict[str, Any]) -> list[list[float | None]]:
     """Upper triangle of macro binary agreement, raters x raters (None elsewhere)."""
@@ -58,7 +78,7 @@ def csv_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
-    """agreement.json, agreement.csv and agreement.html in ``out``."""
+    """JSON (the agreed shape), CSV, HTML and the extras' JSON in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [
         out / "judge-agreement.json",

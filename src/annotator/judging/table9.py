@@ -111,13 +111,18 @@ def target_figures(a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet], target: str
 def _label_figures(a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet]) -> dict[str, Any]:
     index = {label: i for i, label in enumerate(LABELS)}
     table = np.zeros((3, 3))
+    rows = []
     for units in _per_case(a, b, "trajectory", "label").values():
+        same = 0
         for x, y in units:
             table[index[x], index[y]] += 1
+            same += x == y
+        rows.append([float(len(units)), float(same)])
     n = int(table.sum())
     return {
         "label_n": n,
         "label_agreement": _rounded(float(np.trace(table) / n)) if n else None,
+        "label_ci": _ci(rows, _ratio),
         "label_kappa": _rounded(kappa_from_confusion(table)) if n else None,
     }
 

@@ -197,3 +197,16 @@ def test_demo_scoring_disagrees_and_adjudicates(team: Any) -> None:
     report = judge_agreement(team)
     assert report["raters"][:2] == ["llm", "rule"] and report["raters"][-1] == "human"
     assert report["run_means"]
+
+
+def test_an_item_whose_case_is_in_the_project_links_to_it(team: Any) -> None:
+    from annotator.resources import demo_cases_dir
+    from annotator.services.imports import import_cases
+
+    import_cases(team, "cu", [demo_cases_dir() / "demo-001.json"])
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 3)
+    views = [judge_scoring.view(team, "a1", i) for i, _, _ in judge_scoring.my_items(team, "a1")]
+    linked = {v.case_id: v.linked_images for v in views}
+    assert linked["demo-002"] is None
+    assert (linked["demo-001"] or 0) > 0

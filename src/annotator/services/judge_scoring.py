@@ -22,6 +22,9 @@ from annotator.services.history import record
 from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
 from annotator.store.schema import (
+    Case,
+    CaseImage,
+    CaseRevision,
     JudgeItem,
     JudgeModeScore,
     PhysicianScore,
@@ -46,6 +49,7 @@ class ScoringView:
     scores: Sheet
     submitted: bool
     judges: dict[str, dict[str, Any]] = field(default_factory=dict)  # only after submit
+    linked_images: int | None = None  # None: the case is not in this project
 
 
 def _item(session: Session, item_id: uuid.UUID) -> JudgeItem:
@@ -130,11 +134,12 @@ def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
             judges = _judges(session, item_id)
         payload = dict(item.case_payload)
         model = item.model_payload
+        history, images = _linked(session, item)
         return ScoringView(
             item_id=item.id,
             title=f"output {item.position} of {total}",
             case_id=item.case_id,
-            history=str(payload.get("clinical_history", "")),
+            history=history or str(payload.get("clinical_history", "")),
             case_payload=payload,
             top_diagnosis=str(model.get("final_top1_diagnosis", "")),
             differential=list(model.get("final_differential", [])),
@@ -143,7 +148,28 @@ def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
             scores=dict(mine.scores),
             submitted=mine.submitted_at is not None,
             judges=judges,
+            linked_images=images,
         )
+
+
+def _linked(session: Session, item: JudgeItem) -> tuple[str, int | None]:
+    """The project's own history and image count of a linked case (the run's may be redacted)."""
+    # A case imported after the run is found by its id as well.
+    case = (
+        session.get(Case, item.case_pk)
+        if item.case_pk
+        else session.scalars(select(Case).where(Case.case_id == item.case_id)).first()
+    )
+    if case is None or case.current_revision_id is None:
+        return "", None
+    revision = session.get(CaseRevision, case.current_revision_id)
+    history = str((revision.content if revision else {}).get("clinical_history") or "")
+    count = session.scalar(
+        select(func.count())
+        .select_from(CaseImage)
+        .where(CaseImage.revision_id == case.current_revision_id)
+    )
+    return history, int(count or 0)
 
 
 def _judges(session: Session, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:

@@ -24,9 +24,15 @@ def case_html(view: ScoringView) -> str:
         f"{k}: {e(str(where.get(k) or '—'))}" for k in ("laterality", "region", "substructure")
     )
     trajectory = "".join(f"<li>{e(d)}</li>" for d in view.trajectory)
+    linked = (
+        "<p><i>Not a case of this project: shown from the run alone.</i></p>"
+        if view.linked_images is None
+        else f"<p><i>Case of this project ({view.linked_images} image(s); "
+        "open it on the Annotate page to read them).</i></p>"
+    )
     return (
         f"<h3>{e(view.title)} · case {e(view.case_id)}</h3>"
-        f"<p><b>History.</b> {e(view.history) or '—'}</p>"
+        f"{linked}<p><b>History.</b> {e(view.history) or '—'}</p>"
         f"<p><b>Reference diagnosis.</b> {e(reference_answer(payload, 'diagnosis'))}</p>"
         f"<p><b>Reference localisation.</b> {e(reference_answer(payload, 'localization'))}</p>"
         f"<p><b>Reference differential options</b></p><ul>{options}</ul>"

@@ -46,3 +46,42 @@ def test_keyboard_scores_land_in_the_store(qtbot: Any, team: Any, tmp_path: Path
     assert page.form.rows[2].buttons[1].isChecked()
     page.grab().save(str(tmp_path / "judge.png"))
     assert (tmp_path / "judge.png").stat().st_size > 0
+
+
+def test_judges_appear_only_after_submit(qtbot: Any, team: Any) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    assert page.item is not None and page.view is not None
+    assert not page.reveal_button.isEnabled()
+    assert page.tabs.count() == 1  # no conflicts or agreement (run names) for a physician
+    page.reveal()  # refused before submit: nothing shown
+    assert page.judges.isHidden()
+    for row in page.form.rows:
+        page.choose(row.key, "U" if row.key.endswith("/label") else 2)
+    page.submit()
+    assert page.view.submitted and page.reveal_button.isEnabled()
+    page.reveal()
+    assert not page.judges.isHidden()
+    assert "rule" in page.judges.toPlainText() and "llm" in page.judges.toPlainText()
+
+
+def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
+    from annotator.services.judge_demo import demo_judge_scoring
+    from annotator.services.judge_review import list_conflicts
+
+    demo_judge_scoring(team, "cu", "adj", seed=7)
+    before = len(list_conflicts(team, open_only=True))
+    page = Page(GuiContext(team, "adj"))
+    qtbot.addWidget(page)
+    assert page.tabs.count() == 3
+    page.reload_conflicts()
+    page.conflicts.setCurrentCell(0, 0)
+    conflict = page._conflict_rows[0]
+    page.decision.setText("A" if conflict.key.endswith("/label") else "2")
+    page.decision_reason.setText("fits the rubric")
+    page.decide()
+    assert len(list_conflicts(team, open_only=True)) == before - 1
+    page.agreement.refresh()
+    assert page.agreement.matrix.rowCount() >= 2

@@ -245,3 +245,11 @@ def reveal(project: Project, actor: str, item_id: uuid.UUID) -> dict[str, dict[s
         if mine.submitted_at is None:
             raise StateError("submit your scores before revealing the judges'")
         return _judges(session, item_id)
+
+
+def may_see_runs(project: Project, actor: str) -> bool:
+    """Conflicts and agreement name the runs and the judges: seniors and curators only."""
+    with project.tx() as session:
+        user = session.scalars(select(User).where(User.name == actor)).first()
+        roles = set(user.role_names) if user else set()
+        return bool(roles & {Role.ADJUDICATOR.value, Role.CURATOR.value})

@@ -65,9 +65,17 @@ class Page(QWidget):
         self.tabs = QTabWidget(self)
         layout.addWidget(self.tabs)
         self.tabs.addTab(self._score_tab(), "Score")
-        self.tabs.addTab(self._conflicts_tab(), "Conflicts")
+        conflicts = self._conflicts_tab()
         self.agreement = AgreementTab(self._agreement, self)
-        self.tabs.addTab(self.agreement, "Agreement")
+        # Physicians scoring blind never see run names or judges' figures here.
+        self.senior = (
+            self.ready
+            and context.project is not None
+            and judge_scoring.may_see_runs(context.project, context.user or "")
+        )
+        if self.senior:
+            self.tabs.addTab(conflicts, "Conflicts")
+            self.tabs.addTab(self.agreement, "Agreement")
         self._shortcuts()
         self.reload_items()
 
@@ -290,6 +298,6 @@ class Page(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
-        if self.context.project is not None:
+        if self.context.project is not None and self.senior:
             self.reload_conflicts()
             self.agreement.refresh()

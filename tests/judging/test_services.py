@@ -36,6 +36,11 @@ def test_import_both_fixtures_and_reimport_is_a_noop(team: Any) -> None:
     report = import_runs(team, "cu", RUNS)
     assert sorted(report.imported) == ["agent-alpha", "agent-beta-2"]
     assert _counts(team) == (2, 8, 16)
+    with team.tx() as s:
+        order = [i.run_id for i in s.scalars(select(JudgeItem).order_by(JudgeItem.position))]
+        positions = sorted(s.scalars(select(JudgeItem.position)))
+    assert positions == list(range(1, 9))
+    assert order != sorted(order, key=order.index)  # the two runs' outputs are interleaved
     again = import_runs(team, "cu", RUNS)
     assert again.imported == [] and sorted(again.unchanged) == ["agent-alpha", "agent-beta-2"]
     assert _counts(team) == (2, 8, 16)

@@ -7,6 +7,7 @@ transaction. The same run (same file content) imported again is a no-op.
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,13 +52,23 @@ def import_runs(project: Project, actor: str, paths: list[Path]) -> JudgeImportR
     report = JudgeImportReport()
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing judged runs")
-        position = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        start = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        fresh: list[tuple[Path, RunFile, str]] = []
         for path, run, raw in loaded:
             digest = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+            if digest in {d for _, _, d in fresh} or session.scalar(
+                select(JudgedRun.id).where(JudgedRun.run_hash == digest)
+            ):
+                report.unchanged.append(run.run_config.target_model)
+            else:
+                fresh.append((path, run, digest))
+        # Shuffled (seeded by the runs) so one model's outputs are not consecutive: the
+        # physician sees "output 3 of 12" and cannot tell the outputs of one model apart.
+        count = sum(len(run.case_results) for _, run, _ in fresh)
+        positions = list(range(start + 1, start + count + 1))
+        random.Random("".join(d for _, _, d in fresh)).shuffle(positions)
+        for path, run, digest in fresh:
             model = run.run_config.target_model
-            if session.scalar(select(JudgedRun.id).where(JudgedRun.run_hash == digest)):
-                report.unchanged.append(model)
-                continue
             missing = _missing(run)
             row = JudgedRun(
                 run_hash=digest,
@@ -72,7 +83,7 @@ def import_runs(project: Project, actor: str, paths: list[Path]) -> JudgeImportR
             session.add(row)
             session.flush()
             for case in run.case_results:
-                position += 1
+                position = positions.pop()
                 case_pk = session.scalar(select(Case.id).where(Case.case_id == case.case_id))
                 item = JudgeItem(
                     run_id=row.id,

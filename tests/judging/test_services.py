@@ -185,10 +185,21 @@ def test_cli_agreement_writes_json_csv_html(
     assert report["raters"] == ["llm", "rule"]
     pair = report["pairs"][0]
     assert pair["n_items"] == 8 and pair["targets"]["diagnosis"]["n"] == 8
-    assert {p.name for p in (tmp_path / "o").iterdir()} == {
+    assert set(report) == {"raters", "pairs"}
+    assert set(pair) == {"a", "b", "n_items", "targets", "macro_binary"}
+    assert set(pair["targets"]["diagnosis"]) == {"binary", "n", "ci", "exact", "within_one", "qwk"}
+    folder = tmp_path / "o"
+    assert {p.name for p in folder.iterdir()} == {
         "judge-agreement.json",
         "judge-agreement.csv",
         "judge-agreement.html",
+        "judge-agreement-extras.json",
+    }
+    assert json.loads((folder / "judge-agreement.json").read_text()) == report
+    assert set(json.loads((folder / "judge-agreement-extras.json").read_text())) == {
+        "macro_ci",
+        "run_means",
+        "big_differences",
     }
 
 

@@ -66,6 +66,8 @@ def csv_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                     "binary": fig["binary"],
                     "ci_low": ci[0],
                     "ci_high": ci[1],
+                    "macro_ci_low": (pair.get("macro_ci") or [None, None])[0],
+                    "macro_ci_high": (pair.get("macro_ci") or [None, None])[1],
                     "exact": fig["exact"],
                     "within_one": fig["within_one"],
                     "qwk": fig["qwk"],
@@ -84,8 +86,10 @@ def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
         out / "judge-agreement.json",
         out / "judge-agreement.csv",
         out / "judge-agreement.html",
+        out / "judge-agreement-extras.json",
     ]
-    paths[0].write_text(json.dumps(report, indent=2, allow_nan=False), encoding="utf-8")
+    paths[0].write_text(json.dumps(issue_json(report), indent=2, allow_nan=False), "utf-8")
+    paths[3].write_text(json.dumps(extras_json(report), indent=2, allow_nan=False), "utf-8")
     rows = csv_rows(report)
     with paths[1].open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["a", "b"])
@@ -133,5 +137,5 @@ def html_page(report: dict[str, Any]) -> str:
         "<th>judge</th><th>target</th><th>n</th><th>judge mean</th><th>human mean</th></tr>"
         f"{means}</table><h2>Human reference and judge differ by 2 or more</h2><table><tr>"
         "<th>run</th><th>case</th><th>target</th><th>diagnosis</th><th>judge</th>"
-        f"<th>judge</th><th>human</th></tr>{diffs}</table>"
+        f"<th>judge score</th><th>human score</th></tr>{diffs}</table>"
     )

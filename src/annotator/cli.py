@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "annotator.sync.commands",
     "annotator.export.commands",
     "annotator.review.commands",
+    "annotator.judging.commands",
 )
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
@@ -268,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("agreement", cmd_agreement, "inter-annotator agreement report (curators only)")
     agreement_arguments(p)
     p = add("gui", cmd_gui, "start the desktop app")
-    p.add_argument("--page", choices=["annotate", "sme", "review", "agreement", "export"])
+    p.add_argument("--page", choices=["annotate", "sme", "review", "agreement", "judge", "export"])
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")
     p.add_argument("--size", default="1600x1000", metavar="WxH")
     p.add_argument("--case", metavar="ID")

@@ -11,6 +11,7 @@ from importlib.resources import files
 from pathlib import Path
 
 DEMO_DATA = "demo_data"
+JUDGED_RUNS = "judged_runs"  # kept out of demo_data: the demo imports every JSON there as a case
 ICON = "assets/icons/annotator.svg"
 
 
@@ -30,6 +31,11 @@ def asset_path(relative: str) -> Path:
 def demo_cases_dir() -> Path:
     """The folder of bundled demo draft cases."""
     return asset_path(DEMO_DATA)
+
+
+def judged_runs_dir() -> Path:
+    """The folder of the scoring core's judged runs the demo scores (``judge-import``)."""
+    return asset_path(JUDGED_RUNS)
 
 
 def icon_path() -> Path:

@@ -36,6 +36,7 @@ PAGES = (
     ("sme", "SME review"),
     ("review", "Meta-review"),
     ("agreement", "Agreement"),
+    ("judge", "Judge scoring"),
     ("export", "Export"),
 )
 WINDOW_ACTIONS = (

@@ -23,6 +23,7 @@ from annotator.services import annotating, review
 from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
+from annotator.services.judge_demo import demo_judge_scoring
 from annotator.services.project import Project, open_project, project_is_empty
 from annotator.services.status import project_status
 from annotator.services.users import add_user
@@ -71,6 +72,7 @@ def build_demo(location: str) -> str:
         raise ProjectError("the bundled demo cases did not import: " + "; ".join(bad))
     assign(project, CURATOR, 2)
     plan = replay_work(project)
+    demo_judge_scoring(project, CURATOR, SENIOR, SEED)
     save_card_settings(
         project,
         CURATOR,

@@ -280,3 +280,76 @@ class DetectedItem(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     detected_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     superseded: Mapped[bool] = mapped_column(default=False)
+
+
+class JudgedRun(Base):
+    """A scoring-core run imported for human reference scoring (one benchmark_full.json).
+
+    ``run_hash`` is the SHA-256 of the file, so importing the same run again changes nothing.
+    """
+
+    __tablename__ = "judged_runs"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    run_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    target_model: Mapped[str] = mapped_column(String(200), index=True)
+    judge_model: Mapped[str] = mapped_column(String(200), default="")
+    modes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    code_version: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    missing: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    source_file: Mapped[str] = mapped_column(Text, default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    imported_by: Mapped[str] = mapped_column(String(200), default="")
+
+
+class JudgeItem(Base):
+    """One (run, case) output to score; linked to the project's case when it exists."""
+
+    __tablename__ = "judge_items"
+    __table_args__ = (UniqueConstraint("run_id", "case_id", name="run_case"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("judged_runs.id"), index=True)
+    case_id: Mapped[str] = mapped_column(String(200))
+    case_pk: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cases.id"), nullable=True)
+    position: Mapped[int] = mapped_column(Integer)  # blind name: "output 3 of 12"
+    case_payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    model_payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class JudgeModeScore(Base):
+    """One judge mode's scores of one item (a flat sheet, see judging.sheet) and reasons."""
+
+    __tablename__ = "judge_mode_scores"
+    item_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("judge_items.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(50), primary_key=True)
+    scores: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    reasons: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class PhysicianScore(Base):
+    """One physician's scores of one item; a row is the assignment, ``submitted_at`` the end."""
+
+    __tablename__ = "physician_scores"
+    __table_args__ = (UniqueConstraint("item_id", "scorer_id", name="item_scorer"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    item_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("judge_items.id"), index=True)
+    scorer_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    scores: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    source: Mapped[str] = mapped_column(String(20), default="page")
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class JudgeAdjudication(Base):
+    """A senior's value for one conflicting key of one item: the human reference."""
+
+    __tablename__ = "judge_adjudications"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    item_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("judge_items.id"), index=True)
+    key: Mapped[str] = mapped_column(String(300))
+    value: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    adjudicator: Mapped[str] = mapped_column(String(200))
+    decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    superseded: Mapped[bool] = mapped_column(default=False)

@@ -1,0 +1,1 @@
+"""Widgets of the Judge scoring page (scoring form, case text, agreement table)."""

@@ -1,0 +1,303 @@
+"""The Judge scoring page: physicians score judged outputs blind; agreement with the judges.
+
+Tab "Score": the physician's outputs ("output 3 of 12"), the case and the output, and the
+scoring form (digits 0-3 and E/A/U on the highlighted row, Up/Down to move, Ctrl+Z/Ctrl+Y,
+Ctrl+Return to submit, PgDown/PgUp for the next output). Every choice is saved at once.
+Tab "Conflicts": acceptable vs unacceptable between physicians, for the senior to decide.
+Tab "Agreement": Table 9's upper triangle and the selected pair's per-target figures.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.errors import AnnotatorError
+from annotator.gui.context import GuiContext
+from annotator.gui.judge.agreement_tab import AgreementTab
+from annotator.gui.judge.case_text import case_html, judges_html
+from annotator.gui.judge.form import ScoringForm
+from annotator.services import judge_review, judge_scoring
+from annotator.services.judge_agreement import judge_agreement
+
+
+class SetScore(QUndoCommand):
+    """One saved choice; undo saves the value it replaced (both go to the history)."""
+
+    def __init__(self, page: Page, item: uuid.UUID, key: str, old: Any, new: Any) -> None:
+        super().__init__(f"{key} = {new}")
+        self.page, self.item, self.key, self.old, self.new = page, item, key, old, new
+
+    def redo(self) -> None:
+        self.page.save(self.item, self.key, self.new)
+
+    def undo(self) -> None:
+        self.page.save(self.item, self.key, self.old)
+
+
+class Page(QWidget):
+    def __init__(self, context: GuiContext) -> None:
+        super().__init__()
+        self.context = context
+        self.item: uuid.UUID | None = None
+        self.view: judge_scoring.ScoringView | None = None
+        self.undo = QUndoStack(self)
+        layout = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        layout.addWidget(self.tabs)
+        self.tabs.addTab(self._score_tab(), "Score")
+        conflicts = self._conflicts_tab()
+        self.agreement = AgreementTab(self._agreement, self)
+        # Physicians scoring blind never see run names or judges' figures here.
+        self.senior = (
+            self.ready
+            and context.project is not None
+            and judge_scoring.may_see_runs(context.project, context.user or "")
+        )
+        if self.senior:
+            self.tabs.addTab(conflicts, "Conflicts")
+            self.tabs.addTab(self.agreement, "Agreement")
+        self._shortcuts()
+        self.reload_items()
+
+    # -- building ------------------------------------------------------------------------
+
+    def _score_tab(self) -> QWidget:
+        tab = QWidget()
+        row = QHBoxLayout(tab)
+        split = QSplitter(Qt.Orientation.Horizontal, tab)
+        self.items = QListWidget()
+        self.items.currentRowChanged.connect(self._item_changed)
+        self.case = QTextBrowser()
+        right = QWidget()
+        column = QVBoxLayout(right)
+        self.form = ScoringForm()
+        self.form.chosen.connect(self.choose)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.form)
+        column.addWidget(scroll, 3)
+        buttons = QHBoxLayout()
+        self.submit_button = QPushButton("Submit (Ctrl+Return)")
+        self.submit_button.clicked.connect(self.submit)
+        self.reveal_button = QPushButton("Reveal judges")
+        self.reveal_button.clicked.connect(self.reveal)
+        buttons.addWidget(self.submit_button)
+        buttons.addWidget(self.reveal_button)
+        column.addLayout(buttons)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        column.addWidget(self.status)
+        self.judges = QTextBrowser()
+        self.judges.setVisible(False)
+        column.addWidget(self.judges, 2)
+        split.addWidget(self.items)
+        split.addWidget(self.case)
+        split.addWidget(right)
+        split.setSizes([160, 520, 760])
+        row.addWidget(split)
+        return tab
+
+    def _conflicts_tab(self) -> QWidget:
+        tab = QWidget()
+        column = QVBoxLayout(tab)
+        self.conflicts = QTableWidget(0, 5)
+        self.conflicts.setHorizontalHeaderLabels(["run", "case", "key", "physicians", "reason"])
+        column.addWidget(self.conflicts)
+        decide = QHBoxLayout()
+        self.decision = QLineEdit()
+        self.decision.setPlaceholderText("value (0-3 or E/A/U)")
+        self.decision_reason = QLineEdit()
+        self.decision_reason.setPlaceholderText("reason")
+        button = QPushButton("Decide")
+        button.clicked.connect(self.decide)
+        refresh = QPushButton("Refresh")
+        refresh.clicked.connect(self.reload_conflicts)
+        for w in (self.decision, self.decision_reason, button, refresh):
+            decide.addWidget(w)
+        column.addLayout(decide)
+        self.conflict_status = QLabel("")
+        column.addWidget(self.conflict_status)
+        self._conflict_rows: list[judge_review.JudgeConflict] = []
+        return tab
+
+    def _shortcuts(self) -> None:
+        keys: dict[str, Any] = {str(d): d for d in range(4)}
+        keys.update({letter: letter for letter in "EAU"})
+        for key, value in keys.items():
+            QShortcut(QKeySequence(key), self, lambda v=value: self.form.press(v))
+        moves = {
+            "Down": lambda: self.form.set_current(self.form.current + 1),
+            "Up": lambda: self.form.set_current(self.form.current - 1),
+            "Ctrl+Z": self.undo.undo,
+            "Ctrl+Y": self.undo.redo,
+            "Ctrl+Shift+Z": self.undo.redo,
+            "Ctrl+Return": self.submit,
+            "PgDown": lambda: self.items.setCurrentRow(self.items.currentRow() + 1),
+            "PgUp": lambda: self.items.setCurrentRow(max(self.items.currentRow() - 1, 0)),
+        }
+        for key, slot in moves.items():
+            QShortcut(QKeySequence(key), self, slot)
+
+    # -- scoring -------------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        return self.context.project is not None and self.context.user is not None
+
+    def reload_items(self) -> None:
+        self.items.clear()
+        if not self.ready:
+            self.status.setText("Open a project and choose who you are to score outputs.")
+            return
+        assert self.context.project is not None and self.context.user is not None
+        self.entries = judge_scoring.my_items(self.context.project, self.context.user)
+        for item_id, title, submitted in self.entries:
+            entry = QListWidgetItem(("✓ " if submitted else "") + title)
+            entry.setData(Qt.ItemDataRole.UserRole, str(item_id))
+            self.items.addItem(entry)
+        if not self.entries:
+            self.status.setText("No judged outputs are assigned to you.")
+        else:
+            self.items.setCurrentRow(0)
+
+    def _item_changed(self, row: int) -> None:
+        if row < 0 or row >= len(self.entries):
+            return
+        self.undo.clear()
+        self.open_item(self.entries[row][0])
+
+    def open_item(self, item: uuid.UUID) -> None:
+        assert self.context.project is not None and self.context.user is not None
+        self.item = item
+        self.view = judge_scoring.view(self.context.project, self.context.user, item)
+        self.case.setHtml(case_html(self.view))
+        self.form.load(self.view)
+        self.form.setEnabled(not self.view.submitted)
+        self.judges.setVisible(False)
+        self._state_text()
+
+    def _state_text(self) -> None:
+        if self.view is None:
+            return
+        done = "submitted" if self.view.submitted else "saved as you go"
+        self.status.setText(f"{self.view.title}: {done}.")
+        self.submit_button.setEnabled(not self.view.submitted)
+        self.reveal_button.setEnabled(self.view.submitted)
+
+    def choose(self, key: str, value: Any) -> None:
+        """A choice from a button or a key: saved now, undoable."""
+        if self.view is None or self.item is None or self.view.submitted:
+            return
+        old = self.view.scores.get(key)
+        if old == value:
+            return
+        self.undo.push(SetScore(self, self.item, key, old, value))
+
+    def save(self, item: uuid.UUID, key: str, value: Any) -> None:
+        assert self.context.project is not None and self.context.user is not None
+        try:
+            judge_scoring.set_score(self.context.project, self.context.user, item, key, value)
+        except AnnotatorError as exc:
+            self.status.setText(str(exc))
+            return
+        if self.view is not None and item == self.item:
+            if value is None:
+                self.view.scores.pop(key, None)
+            else:
+                self.view.scores[key] = value
+            self.form.show_values(self.view.scores)
+
+    def submit(self) -> None:
+        if self.item is None or not self.ready:
+            return
+        assert self.context.project is not None and self.context.user is not None
+        try:
+            judge_scoring.submit(self.context.project, self.context.user, self.item)
+        except AnnotatorError as exc:
+            self.status.setText(str(exc))
+            return
+        row = self.items.currentRow()
+        self.entries[row] = (self.entries[row][0], self.entries[row][1], True)
+        self.items.item(row).setText("✓ " + self.entries[row][1])
+        self.undo.clear()
+        self.open_item(self.item)
+
+    def reveal(self) -> None:
+        if self.item is None or self.view is None:
+            return
+        assert self.context.project is not None and self.context.user is not None
+        try:
+            judges = judge_scoring.reveal(self.context.project, self.context.user, self.item)
+        except AnnotatorError as exc:
+            self.status.setText(str(exc))
+            return
+        self.judges.setHtml(judges_html(judges, self.view.scores))  # type: ignore[arg-type]
+        self.judges.setVisible(True)
+
+    # -- conflicts and agreement ---------------------------------------------------------
+
+    def reload_conflicts(self) -> None:
+        if self.context.project is None:
+            return
+        self._conflict_rows = judge_review.list_conflicts(self.context.project, open_only=True)
+        self.conflicts.setRowCount(len(self._conflict_rows))
+        for r, c in enumerate(self._conflict_rows):
+            cells = (c.run, c.case_id, c.key, str(c.by_scorer), c.reason)
+            for col, text in enumerate(cells):
+                self.conflicts.setItem(r, col, QTableWidgetItem(text))
+        self.conflicts.resizeColumnsToContents()
+
+    def decide(self) -> None:
+        row = self.conflicts.currentRow()
+        if not self.ready or not 0 <= row < len(self._conflict_rows):
+            self.conflict_status.setText("Choose a conflict first.")
+            return
+        assert self.context.project is not None and self.context.user is not None
+        conflict = self._conflict_rows[row]
+        text = self.decision.text().strip()
+        value: Any = int(text) if text.isdigit() else text
+        try:
+            judge_review.adjudicate(
+                self.context.project,
+                self.context.user,
+                conflict.item_id,
+                conflict.key,
+                value,
+                self.decision_reason.text(),
+            )
+        except AnnotatorError as exc:
+            self.conflict_status.setText(str(exc))
+            return
+        self.conflict_status.setText(f"Decided {conflict.case_id} {conflict.key} = {value}.")
+        self.reload_conflicts()
+
+    def _agreement(self) -> dict[str, Any]:
+        if self.context.project is None:
+            return {"raters": [], "pairs": []}
+        return judge_agreement(self.context.project)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self.context.project is not None and self.senior:
+            self.reload_conflicts()
+            self.agreement.refresh()

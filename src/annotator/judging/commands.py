@@ -1,0 +1,134 @@
+"""``annotator judge-*``: import judged runs, assign, spreadsheet scores, adjudicate, agree."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``judge-*`` subcommands to the ``annotator`` parser."""
+    p = subparsers.add_parser("judge-import", help="import scoring-core benchmark_full.json runs")
+    p.add_argument("runs", nargs="+", type=Path, metavar="RUN")
+    p.set_defaults(func=cmd_import)
+
+    p = subparsers.add_parser("judge-assign", help="give every judged output k physicians")
+    p.add_argument("--per-item", type=int, default=2, metavar="K")
+    p.set_defaults(func=cmd_assign)
+
+    p = subparsers.add_parser("judge-scores", help="import physicians' spreadsheet scores")
+    p.add_argument("file", type=Path, metavar="FILE.csv")
+    p.set_defaults(func=cmd_scores)
+
+    p = subparsers.add_parser("judge-conflicts", help="physicians' conflicts for meta-review")
+    p.add_argument("--open", action="store_true", help="only undecided conflicts")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_conflicts)
+
+    p = subparsers.add_parser("judge-adjudicate", help="decide one conflicting score")
+    p.add_argument("run", metavar="RUN", help="the run's target model")
+    p.add_argument("case_id", metavar="CASE")
+    p.add_argument("key", metavar="KEY", help="diagnosis, ..., or trajectory/<dx>/score|label")
+    p.add_argument("value", metavar="VALUE", help="0-3 or E/A/U")
+    p.add_argument("--reason", required=True)
+    p.set_defaults(func=cmd_adjudicate)
+
+    p = subparsers.add_parser("judge-agreement", help="Table 9: agreement of judges and humans")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", type=Path, metavar="DIR", help="write JSON, CSV and HTML here")
+    p.set_defaults(func=cmd_agreement)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from annotator.cli import _actor, _project
+    from annotator.services.judge_import import import_runs
+
+    project = _project(args)
+    report = import_runs(project, _actor(project, args), args.runs)
+    print("\n".join(report.lines()))
+    return 0
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    from annotator.cli import _actor, _project
+    from annotator.services.judge_scoring import assign
+
+    project = _project(args)
+    print(f"{assign(project, _actor(project, args), args.per_item)} assignment(s) added")
+    return 0
+
+
+def cmd_scores(args: argparse.Namespace) -> int:
+    from annotator.cli import _actor, _project
+    from annotator.services.judge_csv import import_scores_csv
+
+    project = _project(args)
+    report = import_scores_csv(project, _actor(project, args), args.file)
+    print(f"{report.rows} row(s) read, {report.submitted} sheet(s) submitted")
+    for line in report.drafts:
+        print(f"left as draft: {line}")
+    return 0
+
+
+def cmd_conflicts(args: argparse.Namespace) -> int:
+    from annotator.cli import _print_json, _project
+    from annotator.services.judge_review import list_conflicts
+
+    found = list_conflicts(_project(args), open_only=args.open)
+    if args.json:
+        _print_json(
+            [
+                {
+                    "run": c.run,
+                    "case_id": c.case_id,
+                    "key": c.key,
+                    "by_scorer": c.by_scorer,
+                    "reason": c.reason,
+                    "decided": c.decided,
+                }
+                for c in found
+            ]
+        )
+        return 0
+    for c in found:
+        decided = "open" if c.decided is None else f"decided {c.decided}"
+        print(f"{c.run} {c.case_id} {c.key}: {c.by_scorer} — {c.reason} [{decided}]")
+    if not found:
+        print("no conflicts")
+    return 0
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from annotator.cli import _actor, _project
+    from annotator.services.judge_review import adjudicate, item_of
+
+    project = _project(args)
+    value: Any = int(args.value) if args.value.isdigit() else args.value
+    item = item_of(project, args.run, args.case_id)
+    adjudicate(project, _actor(project, args), item, args.key, value, args.reason)
+    print(f"decided {args.run} {args.case_id} {args.key} = {value}")
+    return 0
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    from annotator.cli import _print_json, _project
+    from annotator.judging.report import issue_json, table9_matrix, write_reports
+    from annotator.services.judge_agreement import judge_agreement
+
+    report = judge_agreement(_project(args))
+    if args.out:
+        for path in write_reports(report, args.out):
+            print(f"wrote {path}")
+    if args.json:
+        _print_json(issue_json(report))
+    elif not args.out:
+        raters = report["raters"]
+        print("macro binary agreement (Table 9 layout)")
+        print("".ljust(16) + "".join(r[:15].ljust(16) for r in raters[1:]))
+        for i, row in enumerate(table9_matrix(report)[:-1]):
+            cells = ["" if j <= i or v is None else f"{v:.3f}" for j, v in enumerate(row)][1:]
+            print(raters[i][:15].ljust(16) + "".join(c.ljust(16) for c in cells))
+        print(json.dumps({"big_differences": len(report["big_differences"])}))
+    return 0

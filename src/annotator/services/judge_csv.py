@@ -1,0 +1,172 @@
+"""``judge-scores FILE.csv``: physicians' spreadsheet scores of judged outputs.
+
+Columns ``scorer, run, case_id, target, diagnosis, score, label``; ``run`` is the run's
+``run_config.target_model``. Every row is checked first; any bad row refuses the whole
+file (named by line and reason), so nothing is half-applied. A sheet a file completes is
+submitted, as on the page.
+"""
+
+from __future__ import annotations
+
+import csv
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from annotator.domain.states import Role
+from annotator.errors import ValidationError
+from annotator.judging.runfile import ALL_TARGETS
+from annotator.judging.sheet import check_value, trajectory_key
+from annotator.services.history import record
+from annotator.services.judge_scoring import missing_keys
+from annotator.services.project import Project
+from annotator.services.users import require_role
+from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User, utcnow
+
+COLUMNS = ("scorer", "run", "case_id", "target", "diagnosis", "score", "label")
+MAX_LISTED = 10
+
+
+@dataclass
+class CsvReport:
+    rows: int = 0
+    submitted: int = 0
+    drafts: list[str] = field(default_factory=list)  # "scorer run case: missing ..."
+
+
+def _parse_row(row: dict[str, str], item: JudgeItem) -> dict[str, Any]:
+    target = row["target"].strip()
+    if target not in ALL_TARGETS:
+        raise ValueError(f"target must be one of {', '.join(ALL_TARGETS)}, not {target!r}")
+    diagnosis, label = row["diagnosis"].strip(), row["label"].strip()
+    try:
+        score = int(row["score"].strip())
+    except ValueError:
+        raise ValueError(f"score must be 0, 1, 2 or 3, not {row['score']!r}") from None
+    diagnoses = [str(d) for d in item.model_payload.get("trajectory_unique_diagnoses", [])]
+    if target != "trajectory":
+        if diagnosis or label:
+            raise ValueError("diagnosis and label are only for target trajectory")
+        check_value(target, score, diagnoses)
+        return {target: score}
+    if not diagnosis:
+        raise ValueError("target trajectory needs a diagnosis")
+    keys: dict[str, Any] = {trajectory_key(diagnosis, "score"): score}
+    if label:
+        keys[trajectory_key(diagnosis, "label")] = label
+    for key, value in keys.items():
+        check_value(key, value, diagnoses)
+    return keys
+
+
+def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
+    """Check every row, then apply them all in one transaction."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            header = [h.strip() for h in reader.fieldnames or []]
+            rows = list(reader)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValidationError(f"{path.name}: cannot read ({exc})") from None
+    absent = [c for c in COLUMNS if c not in header]
+    if absent:
+        raise ValidationError(f"{path.name}: missing column(s) {', '.join(absent)}")
+    report = CsvReport(rows=len(rows))
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "importing spreadsheet scores")
+        users = {u.name: u for u in session.scalars(select(User))}
+        runs: dict[str, list[uuid.UUID]] = {}
+        for run in session.scalars(select(JudgedRun)):
+            runs.setdefault(run.target_model, []).append(run.id)
+        items = {(i.run_id, i.case_id): i for i in session.scalars(select(JudgeItem))}
+        sheets: dict[tuple[str, uuid.UUID], dict[str, Any]] = {}
+        errors: list[str] = []
+        for line, raw in enumerate(rows, start=2):
+            row = {k.strip(): (v or "") for k, v in raw.items() if k}
+            try:
+                user = users.get(row["scorer"].strip())
+                if user is None or Role.ANNOTATOR.value not in user.role_names:
+                    raise ValueError(f"scorer {row['scorer']!r} is not an annotator here")
+                run_ids = runs.get(row["run"].strip(), [])
+                if len(run_ids) != 1:
+                    raise ValueError(
+                        f"run {row['run']!r} is " + ("not imported" if not run_ids else "ambiguous")
+                    )
+                item = items.get((run_ids[0], row["case_id"].strip()))
+                if item is None:
+                    raise ValueError(f"run {row['run']} has no case {row['case_id']!r}")
+                sheet = sheets.setdefault((user.name, item.id), {})
+                for key, value in _parse_row(row, item).items():
+                    if key in sheet and sheet[key] != value:
+                        raise ValueError(f"{key} scored twice with different values")
+                    sheet[key] = value
+            except (ValueError, ValidationError) as exc:
+                errors.append(f"line {line}: {exc}")
+        if errors:
+            more = f" (and {len(errors) - MAX_LISTED} more)" if len(errors) > MAX_LISTED else ""
+            raise ValidationError(f"{path.name}: " + "; ".join(errors[:MAX_LISTED]) + more)
+        by_id = {i.id: i for i in items.values()}
+        for (name, item_id), sheet in sheets.items():
+            _apply(session, actor, users[name], by_id[item_id], sheet, report, path.name)
+    return report
+
+
+def _apply(
+    session: Any,
+    actor: str,
+    user: User,
+    item: JudgeItem,
+    sheet: dict[str, Any],
+    report: CsvReport,
+    source: str,
+) -> None:
+    row = session.scalars(
+        select(PhysicianScore).where(
+            PhysicianScore.item_id == item.id, PhysicianScore.scorer_id == user.id
+        )
+    ).first()
+    if row is None:
+        row = PhysicianScore(item_id=item.id, scorer_id=user.id, scores={}, source="csv")
+        session.add(row)
+        session.flush()
+    if row.submitted_at is not None:
+        changed = {k: v for k, v in sheet.items() if row.scores.get(k) != v}
+        if changed:
+            raise ValidationError(
+                f"{source}: {user.name} already submitted {item.case_id}; "
+                f"{next(iter(changed))} would change"
+            )
+        return
+    scores = {**row.scores, **sheet}
+    row.scores = scores
+    for key, value in sheet.items():
+        record(
+            session,
+            actor,
+            "judge_score_set",
+            case_pk=item.case_pk,
+            key=key,
+            after=value,
+            item=str(item.id),
+            scorer=user.name,
+            file=source,
+        )
+    missing = missing_keys(item, scores)
+    if missing:
+        report.drafts.append(f"{user.name} {item.case_id}: missing {', '.join(missing[:3])}")
+        return
+    row.submitted_at = utcnow()
+    report.submitted += 1
+    record(
+        session,
+        actor,
+        "judge_scores_submitted",
+        case_pk=item.case_pk,
+        after=scores,
+        item=str(item.id),
+        scorer=user.name,
+        file=source,
+    )

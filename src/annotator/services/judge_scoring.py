@@ -1,0 +1,255 @@
+"""Physicians scoring judged outputs: assignment, the blind view, autosave, submit, reveal.
+
+The view a physician works from (:class:`ScoringView`) holds no judge score and no model
+name until the physician has submitted: it names the output by position only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import Role
+from annotator.errors import NotFound, StateError, ValidationError
+from annotator.judging.runfile import TARGETS
+from annotator.judging.sheet import Sheet, check_value, trajectory_key
+from annotator.services.history import record
+from annotator.services.project import Project
+from annotator.services.users import get_user, require_role
+from annotator.store.schema import (
+    Case,
+    CaseImage,
+    CaseRevision,
+    JudgeItem,
+    JudgeModeScore,
+    PhysicianScore,
+    User,
+    utcnow,
+)
+
+
+@dataclass(frozen=True)
+class ScoringView:
+    """What the physician sees of one item: the case and the output, blind."""
+
+    item_id: uuid.UUID
+    title: str  # "output 3 of 12"
+    case_id: str
+    history: str
+    case_payload: dict[str, Any]
+    top_diagnosis: str
+    differential: list[dict[str, Any]]
+    location: dict[str, Any]
+    trajectory: list[str]
+    scores: Sheet
+    submitted: bool
+    judges: dict[str, dict[str, Any]] = field(default_factory=dict)  # only after submit
+    linked_images: int | None = None  # None: the case is not in this project
+
+
+def _item(session: Session, item_id: uuid.UUID) -> JudgeItem:
+    item = session.get(JudgeItem, item_id)
+    if item is None:
+        raise NotFound(f"no judged output {item_id}")
+    return item
+
+
+def _mine(session: Session, actor: str, item_id: uuid.UUID) -> PhysicianScore:
+    user = get_user(session, actor)
+    row = session.scalars(
+        select(PhysicianScore).where(
+            PhysicianScore.item_id == item_id, PhysicianScore.scorer_id == user.id
+        )
+    ).first()
+    if row is None:
+        raise NotFound(f"{actor} is not assigned to score this output")
+    return row
+
+
+def _trajectory(item: JudgeItem) -> list[str]:
+    return [str(d) for d in item.model_payload.get("trajectory_unique_diagnoses", [])]
+
+
+def assign(project: Project, actor: str, per_item: int = 2) -> int:
+    """Give every judged output ``per_item`` physicians (annotators), least loaded first."""
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "assigning judged outputs")
+        people = [
+            u
+            for u in session.scalars(select(User).order_by(User.name))
+            if Role.ANNOTATOR.value in u.role_names
+        ]
+        if not people:
+            raise ValidationError("no annotators to assign judged outputs to")
+        rows = list(session.scalars(select(PhysicianScore)))
+        load = Counter(r.scorer_id for r in rows)
+        have: dict[uuid.UUID, set[uuid.UUID]] = {}
+        for r in rows:
+            have.setdefault(r.item_id, set()).add(r.scorer_id)
+        added = 0
+        for item in session.scalars(select(JudgeItem).order_by(JudgeItem.position)):
+            taken = have.setdefault(item.id, set())
+            for user in sorted(people, key=lambda u: (load[u.id], u.name)):
+                if len(taken) >= per_item:
+                    break
+                if user.id in taken:
+                    continue
+                session.add(PhysicianScore(item_id=item.id, scorer_id=user.id, scores={}))
+                taken.add(user.id)
+                load[user.id] += 1
+                added += 1
+                record(
+                    session, actor, "judge_assigned", after={"scorer": user.name}, item=str(item.id)
+                )
+        return added
+
+
+def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
+    """The physician's outputs in order: (item id, "output n of N", submitted)."""
+    with project.tx() as session:
+        user = get_user(session, actor)
+        total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        rows = session.execute(
+            select(JudgeItem.id, JudgeItem.position, PhysicianScore.submitted_at)
+            .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
+            .where(PhysicianScore.scorer_id == user.id)
+            .order_by(JudgeItem.position)
+        )
+        return [(i, f"output {p} of {total}", s is not None) for i, p, s in rows]
+
+
+def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
+    """The blind view of one output; judges' scores only once the physician has submitted."""
+    with project.tx() as session:
+        item = _item(session, item_id)
+        mine = _mine(session, actor, item_id)
+        total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        judges: dict[str, dict[str, Any]] = {}
+        if mine.submitted_at is not None:
+            judges = _judges(session, item_id)
+        payload = dict(item.case_payload)
+        model = item.model_payload
+        history, images = _linked(session, item)
+        return ScoringView(
+            item_id=item.id,
+            title=f"output {item.position} of {total}",
+            case_id=item.case_id,
+            history=history or str(payload.get("clinical_history", "")),
+            case_payload=payload,
+            top_diagnosis=str(model.get("final_top1_diagnosis", "")),
+            differential=list(model.get("final_differential", [])),
+            location=dict(model.get("final_location", {})),
+            trajectory=_trajectory(item),
+            scores=dict(mine.scores),
+            submitted=mine.submitted_at is not None,
+            judges=judges,
+            linked_images=images,
+        )
+
+
+def _linked(session: Session, item: JudgeItem) -> tuple[str, int | None]:
+    """The project's own history and image count of a linked case (the run's may be redacted)."""
+    # A case imported after the run is found by its id as well.
+    case = (
+        session.get(Case, item.case_pk)
+        if item.case_pk
+        else session.scalars(select(Case).where(Case.case_id == item.case_id)).first()
+    )
+    if case is None or case.current_revision_id is None:
+        return "", None
+    revision = session.get(CaseRevision, case.current_revision_id)
+    history = str((revision.content if revision else {}).get("clinical_history") or "")
+    count = session.scalar(
+        select(func.count())
+        .select_from(CaseImage)
+        .where(CaseImage.revision_id == case.current_revision_id)
+    )
+    return history, int(count or 0)
+
+
+def _judges(session: Session, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:
+    rows = session.scalars(select(JudgeModeScore).where(JudgeModeScore.item_id == item_id))
+    return {r.mode: {"scores": dict(r.scores), "reasons": dict(r.reasons)} for r in rows}
+
+
+def set_score(project: Project, actor: str, item_id: uuid.UUID, key: str, value: Any) -> Any:
+    """Save one key as it is entered (None clears it); returns the value it replaced."""
+    with project.tx() as session:
+        item = _item(session, item_id)
+        mine = _mine(session, actor, item_id)
+        if mine.submitted_at is not None:
+            raise StateError("this output is submitted; its scores can no longer change")
+        check_value(key, value, _trajectory(item))
+        scores = dict(mine.scores)
+        before = scores.get(key)
+        if before == value:
+            return before
+        if value is None:
+            scores.pop(key, None)
+        else:
+            scores[key] = value
+        mine.scores = scores
+        record(
+            session,
+            actor,
+            "judge_score_set",
+            case_pk=item.case_pk,
+            key=key,
+            before=before,
+            after=value,
+            item=str(item_id),
+        )
+        return before
+
+
+def missing_keys(item: JudgeItem, scores: Sheet) -> list[str]:
+    """Keys a complete sheet needs that this one lacks."""
+    need = list(TARGETS)
+    for diagnosis in _trajectory(item):
+        need += [trajectory_key(diagnosis, "label"), trajectory_key(diagnosis, "score")]
+    return [k for k in need if scores.get(k) is None]
+
+
+def submit(project: Project, actor: str, item_id: uuid.UUID) -> None:
+    """Submit a complete sheet (then the judges' scores may be revealed)."""
+    with project.tx() as session:
+        item = _item(session, item_id)
+        mine = _mine(session, actor, item_id)
+        if mine.submitted_at is not None:
+            return
+        missing = missing_keys(item, mine.scores)
+        if missing:
+            raise ValidationError(
+                f"not scored yet: {', '.join(missing[:4])}" + (" ..." if len(missing) > 4 else "")
+            )
+        mine.submitted_at = utcnow()
+        record(
+            session,
+            actor,
+            "judge_scores_submitted",
+            case_pk=item.case_pk,
+            after=dict(mine.scores),
+            item=str(item_id),
+        )
+
+
+def reveal(project: Project, actor: str, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:
+    """The judges' scores and reasons of an output the physician has submitted."""
+    with project.tx() as session:
+        mine = _mine(session, actor, item_id)
+        if mine.submitted_at is None:
+            raise StateError("submit your scores before revealing the judges'")
+        return _judges(session, item_id)
+
+
+def may_see_runs(project: Project, actor: str) -> bool:
+    """Conflicts and agreement name the runs and the judges: seniors and curators only."""
+    with project.tx() as session:
+        user = session.scalars(select(User).where(User.name == actor)).first()
+        roles = set(user.role_names) if user else set()
+        return bool(roles & {Role.ADJUDICATOR.value, Role.CURATOR.value})

@@ -1,0 +1,87 @@
+"""The Judge scoring page: a score entered with the keyboard lands in the store, undo works."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from annotator.gui.context import GuiContext
+from annotator.gui.pages.judge import Page
+from annotator.resources import judged_runs_dir
+from annotator.services import judge_scoring
+from annotator.services.judge_import import import_runs
+
+RUNS = sorted(judged_runs_dir().glob("*.benchmark_full.json"))
+
+
+def _store(project: Any, item: Any) -> dict[str, Any]:
+    return judge_scoring.view(project, "a1", item).scores
+
+
+def test_keyboard_scores_land_in_the_store(qtbot: Any, team: Any, tmp_path: Path) -> None:
+    import_runs(team, "cu", RUNS)
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    page.resize(1500, 950)
+    page.show()
+    qtbot.waitExposed(page)
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)
+    page.items.setFocus()
+    item = page.item
+    assert item is not None
+    assert "agent-alpha" not in page.case.toPlainText()
+    assert page.case.toPlainText().startswith("output 1 of 8")
+    qtbot.keyClick(page.items, Qt.Key.Key_2)  # diagnosis, then the highlight moves on
+    qtbot.keyClick(page.items, Qt.Key.Key_3)  # localisation
+    assert _store(team, item) == {"diagnosis": 2, "localization": 3}
+    qtbot.keyClick(page.items, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert _store(team, item) == {"diagnosis": 2}
+    # A button press saves as well.
+    page.form.rows[2].buttons[1].click()
+    assert _store(team, item)["differential_list"] == 1
+    assert page.form.rows[2].buttons[1].isChecked()
+    page.grab().save(str(tmp_path / "judge.png"))
+    assert (tmp_path / "judge.png").stat().st_size > 0
+
+
+def test_judges_appear_only_after_submit(qtbot: Any, team: Any) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    assert page.item is not None and page.view is not None
+    assert not page.reveal_button.isEnabled()
+    assert page.tabs.count() == 1  # no conflicts or agreement (run names) for a physician
+    page.reveal()  # refused before submit: nothing shown
+    assert page.judges.isHidden()
+    for row in page.form.rows:
+        page.choose(row.key, "U" if row.key.endswith("/label") else 2)
+    page.submit()
+    assert page.view.submitted and page.reveal_button.isEnabled()
+    page.reveal()
+    assert not page.judges.isHidden()
+    assert "rule" in page.judges.toPlainText() and "llm" in page.judges.toPlainText()
+
+
+def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
+    from annotator.services.judge_demo import demo_judge_scoring
+    from annotator.services.judge_review import list_conflicts
+
+    demo_judge_scoring(team, "cu", "adj", seed=7)
+    before = len(list_conflicts(team, open_only=True))
+    page = Page(GuiContext(team, "adj"))
+    qtbot.addWidget(page)
+    assert page.tabs.count() == 3
+    page.reload_conflicts()
+    page.conflicts.setCurrentCell(0, 0)
+    conflict = page._conflict_rows[0]
+    page.decision.setText("A" if conflict.key.endswith("/label") else "2")
+    page.decision_reason.setText("fits the rubric")
+    page.decide()
+    assert len(list_conflicts(team, open_only=True)) == before - 1
+    page.agreement.refresh()
+    assert page.agreement.matrix.rowCount() >= 2

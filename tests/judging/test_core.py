@@ -1,0 +1,132 @@
+"""The run-file reader's refusals and the Table 9 figures on a hand-computed example."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annotator.errors import ValidationError
+from annotator.judging.human import conflicts, human_sheet
+from annotator.judging.runfile import load_run
+from annotator.judging.table9 import agreement, big_differences, pair_figures
+from annotator.resources import judged_runs_dir
+
+RUNS = sorted(judged_runs_dir().glob("*.benchmark_full.json"))
+
+
+def test_both_fixture_runs_read() -> None:
+    assert len(RUNS) == 2
+    models = set()
+    for path in RUNS:
+        run, _ = load_run(path)
+        models.add(run.run_config.target_model)
+        assert [c.case_id for c in run.case_results] == [f"demo-00{i}" for i in range(1, 5)]
+        for case in run.case_results:
+            assert set(case.judge.by_mode) == {"rule", "llm"}
+            assert run.model_payload(case)["trajectory_unique_diagnoses"]
+            assert "diagnosis_rubric" in run.case_payload(case)
+    assert models == {"agent-alpha", "agent-beta-2"}
+
+
+def _write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.pop("case_results"), "no case_results"),
+        (lambda d: d["run_health"].update(aborted_before_api_calls=True), "aborted"),
+        (lambda d: d.pop("run_config"), "not a scoring-core run"),
+        (
+            lambda d: (
+                d["case_results"][0]["judge"].pop("by_mode") and d["case_results"][0].pop("judge")
+            ),
+            "not a scoring-core run",
+        ),
+    ],
+)
+def test_refusals_are_one_line(tmp_path: Path, mutate: object, message: str) -> None:
+    data = json.loads(RUNS[0].read_text())
+    mutate(data)  # type: ignore[operator]
+    with pytest.raises(ValidationError, match=message) as info:
+        load_run(_write(tmp_path, data))
+    assert "\n" not in str(info.value)
+
+
+def test_not_json_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text("{nope")
+    with pytest.raises(ValidationError, match="not a scoring-core run"):
+        load_run(path)
+
+
+# Hand-computed example (see the issue's definitions):
+#   case c1: rule diag 3 loc 1 dl 2, traj x 3/E, y 0/U;  human diag 2 loc 2 dl 2, x 3/E, y 1/A
+#   case c2: rule diag 0 loc 0 dl 0, traj z 0/U;         human diag 0 loc 3 dl 1, z 0/U
+# binary: diag 2/2, loc 0/2, dl 2/2, traj 3/3 -> macro (1 + 0 + 1 + 1) / 4 = 0.75
+# exact diag 1/2; within-one loc 1/2; qwk diag: observed 0.5, expected 3.5 -> 1 - 1/7
+# labels (E,E) (U,A) (U,U): agreement 2/3, po 2/3, pe 1/3 -> kappa 0.5
+def _sheet(d: int, loc: int, dl: int, traj: dict[str, tuple[int, str]]) -> dict[str, object]:
+    sheet: dict[str, object] = {"diagnosis": d, "localization": loc, "differential_list": dl}
+    for name, (score, label) in traj.items():
+        sheet[f"trajectory/{name}/score"] = score
+        sheet[f"trajectory/{name}/label"] = label
+    return sheet
+
+
+RATINGS = {
+    "rule": {
+        ("m", "c1"): _sheet(3, 1, 2, {"x": (3, "E"), "y": (0, "U")}),
+        ("m", "c2"): _sheet(0, 0, 0, {"z": (0, "U")}),
+    },
+    "human": {
+        ("m", "c1"): _sheet(2, 2, 2, {"x": (3, "E"), "y": (1, "A")}),
+        ("m", "c2"): _sheet(0, 3, 1, {"z": (0, "U")}),
+    },
+}
+
+
+def test_table9_figures_match_hand_computation() -> None:
+    pair = pair_figures(RATINGS, "rule", "human")
+    t = pair["targets"]
+    assert pair["n_items"] == 2
+    assert (t["diagnosis"]["binary"], t["diagnosis"]["n"]) == (1.0, 2)
+    assert t["diagnosis"]["exact"] == 0.5
+    assert t["diagnosis"]["within_one"] == 1.0
+    assert t["diagnosis"]["qwk"] == pytest.approx(1 - 1 / 7, abs=1e-4)
+    assert t["localization"]["binary"] == 0.0
+    assert t["localization"]["within_one"] == 0.5
+    assert t["differential_list"]["binary"] == 1.0
+    assert (t["trajectory"]["binary"], t["trajectory"]["n"]) == (1.0, 3)
+    assert t["trajectory"]["exact"] == pytest.approx(2 / 3, abs=1e-4)
+    assert t["trajectory"]["label_agreement"] == pytest.approx(2 / 3, abs=1e-4)
+    assert t["trajectory"]["label_kappa"] == pytest.approx(0.5)
+    assert pair["macro_binary"] == 0.75
+    lo, hi = t["localization"]["ci"]
+    assert lo == hi == 0.0  # every resample disagrees on localisation
+    json.dumps(agreement(RATINGS), allow_nan=False)  # null, never NaN
+
+
+def test_undefined_values_are_none() -> None:
+    only = {"rule": {("m", "c1"): {"diagnosis": 2}}, "llm": {("m", "c1"): {"diagnosis": 2}}}
+    pair = pair_figures(only, "rule", "llm")
+    assert pair["targets"]["diagnosis"]["qwk"] is None  # one category: chance agreement 1
+    assert pair["targets"]["localization"]["binary"] is None
+    assert pair["macro_binary"] is None
+
+
+def test_big_differences_and_human_reference() -> None:
+    rows = big_differences(RATINGS, ["rule"])
+    assert {(r["case_id"], r["target"]) for r in rows} == {("c2", "localization")}
+    sheets = {
+        "ann": {"diagnosis": 1, "localization": 2},
+        "bob": {"diagnosis": 3, "localization": 3},
+    }
+    assert set(conflicts(sheets)) == {"diagnosis"}
+    assert human_sheet(sheets, {}) == {"localization": 2}
+    assert human_sheet(sheets, {"diagnosis": 3})["diagnosis"] == 3

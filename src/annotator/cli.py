@@ -11,7 +11,6 @@ import importlib
 import json
 import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -299,8 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("annotator: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug: one line for the user, the traceback in a log file
-        log = Path(tempfile.gettempdir()) / "annotator-error.log"
-        log.write_text(traceback.format_exc(), encoding="utf-8")
+        from annotator.logfiles import write_error_log
+
+        log = write_error_log(traceback.format_exc())
         print(
             f"annotator: internal error: {type(exc).__name__}: {exc} (details in {log})",
             file=sys.stderr,

@@ -104,3 +104,40 @@ def test_the_validate_command_exits_by_result(
     lines = capsys.readouterr().out.splitlines()
     assert "release.json: case R1: image images/R1/figure_2-1.png is missing" in lines
     assert annotator.cli.main(["validate", str(copy / "nowhere")]) == 1
+
+
+def test_malformed_releases_give_problems_not_tracebacks(exported: Path, tmp_path: Path) -> None:
+    import os
+    import shutil
+
+    from annotator.export.validate import validate_release
+
+    def mutant(name: str) -> Path:
+        folder = tmp_path / name
+        shutil.copytree(exported, folder)
+        return folder
+
+    deep = mutant("deep")
+    (deep / "release.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert any("release.json: not valid JSON" in p for p in validate_release(deep))
+    card = mutant("card")
+    (card / "BENCHMARK_CARD.md").write_bytes(b"\xff\xfe not text")
+    assert any("BENCHMARK_CARD.md: not UTF-8" in p for p in validate_release(card))
+    folder = mutant("folder")
+    (folder / "MANIFEST.sha256").unlink()
+    (folder / "MANIFEST.sha256").mkdir()
+    assert "MANIFEST.sha256: is not a regular file" in validate_release(folder)
+    link = mutant("link")
+    image = next((link / "images").rglob("*.png"))
+    image.unlink()
+    image.symlink_to("/etc/hostname")
+    rel = image.relative_to(link).as_posix()
+    assert f"{rel}: is a symlink; a release holds regular files only" in validate_release(link)
+    fifo = mutant("fifo")
+    image = next((fifo / "images").rglob("*.png"))
+    image.unlink()
+    os.mkfifo(image)  # reading it would block forever
+    assert any("is not a regular file" in p for p in validate_release(fifo))
+    outside = mutant("outside")
+    (outside / "images.csv").write_text("path,sha256\n../../../../etc/hostname,x\n")
+    assert any("is not inside the release" in p for p in validate_release(outside))

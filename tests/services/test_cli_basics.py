@@ -83,3 +83,24 @@ def test_an_empty_user_name_is_an_error_not_the_default_user(tmp_path, capsys, m
     monkeypatch.delenv("ANNOTATOR_USER")
     annotator.cli.main(["--project", folder, "users", "list", "--json"])
     assert "Eve" not in capsys.readouterr().out
+
+
+def test_each_internal_error_gets_its_own_private_log_file(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import annotator.cli
+    import annotator.services.status as status
+
+    def broken(project):  # type: ignore[no-untyped-def]
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(status, "project_status", broken)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = str(tmp_path / "p")
+    logs = []
+    for _ in range(2):
+        assert annotator.cli.main(["--project", folder, "status"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("annotator: internal error: RuntimeError: a bug (details in ")
+        logs.append(Path(err.rsplit("details in ", 1)[1].rstrip(")")))
+    assert logs[0] != logs[1] and all(p.parent == tmp_path / "data/annotator/logs" for p in logs)
+    assert all("RuntimeError: a bug" in p.read_text() for p in logs)
+    assert all(p.stat().st_mode & 0o777 == 0o600 for p in logs)

@@ -5,11 +5,19 @@ JSON types of every case (a stage is an integer or null, nothing coerced), one s
 exam and steps naming existing exams, images present where the cases say and with the
 checksums images.csv and MANIFEST.sha256 give, paths in the release layout, and the counts
 in the card and in croissant.json equal to what release.json holds.
+
+A release holds regular files only: a symlink anywhere is a problem, and every read goes
+through :func:`_read`, which refuses a path that leaves the folder, a symlink, a folder or a
+device in place of a file, and a file too large to be part of a release. Malformed files are
+problems, never tracebacks.
 """
 
 from __future__ import annotations
 
+import csv
 import json
+import os
+import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -20,6 +28,50 @@ from annotator.export.croissant import croissant_counts
 from annotator.export.manifest import read_manifest, release_files
 from annotator.export.model import case_problems
 
+MAX_FILE_BYTES = 2 * 2**30
+
+
+class _Unreadable(Exception):
+    """Why a release file cannot be read; ``missing`` when it is simply not there."""
+
+    def __init__(self, reason: str, *, missing: bool = False) -> None:
+        super().__init__(reason)
+        self.missing = missing
+
+
+def _read(folder: Path, rel: str) -> bytes:
+    """The bytes of the regular file ``rel`` inside ``folder``; raises :class:`_Unreadable`."""
+    pure = PurePosixPath(rel)
+    if not rel or pure.is_absolute() or ".." in pure.parts or "\x00" in rel:
+        raise _Unreadable("is not inside the release (an absolute path or one with ..)")
+    path = folder
+    for part in pure.parts:
+        path = path / part
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            raise _Unreadable("missing", missing=True) from None
+        except OSError as exc:
+            raise _Unreadable(f"unreadable ({exc.strerror or exc})") from None
+        if stat.S_ISLNK(info.st_mode):
+            raise _Unreadable("is a symlink; a release holds regular files only")
+    if not stat.S_ISREG(info.st_mode):
+        raise _Unreadable("is not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise _Unreadable(f"is {info.st_size:,} bytes, too large for a release file")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise _Unreadable(f"unreadable ({exc.strerror or exc})") from None
+
+
+def _exists(folder: Path, rel: str) -> bool:
+    try:
+        _read(folder, rel)
+    except _Unreadable:
+        return False
+    return True
+
 
 def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
@@ -27,20 +79,29 @@ def _no_constants(name: str) -> Any:
 
 def _load_json(folder: Path, rel: str, problems: list[str]) -> Any:
     try:
-        return json.loads((folder / rel).read_text(encoding="utf-8"),
-                          parse_constant=_no_constants)
-    except FileNotFoundError:
-        problems.append(f"{rel}: missing")
-    except (OSError, ValueError) as exc:
-        problems.append(f"{rel}: not valid JSON ({exc})")
+        return json.loads(_read(folder, rel).decode("utf-8"), parse_constant=_no_constants)
+    except _Unreadable as exc:
+        problems.append(f"{rel}: {exc}")
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        problems.append(f"{rel}: not valid JSON ({exc or type(exc).__name__})")
     return None
+
+
+def _symlinks(folder: Path) -> list[str]:
+    found: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        for name in [*dirs, *files]:
+            if os.path.islink(os.path.join(root, name)):
+                rel = Path(root, name).relative_to(folder).as_posix()
+                found.append(f"{rel}: is a symlink; a release holds regular files only")
+    return sorted(found)
 
 
 def validate_release(folder: Path) -> list[str]:
     """Every problem of the release at ``folder`` (empty list: valid)."""
     if not folder.is_dir():
         return [f"{folder}: not a folder"]
-    problems: list[str] = []
+    problems: list[str] = _symlinks(folder)
     cases = _load_json(folder, L.RELEASE_JSON, problems)
     if cases is not None and not isinstance(cases, list):
         problems.append(f"{L.RELEASE_JSON}: the top level must be an array of cases")
@@ -71,27 +132,30 @@ def _cases(folder: Path, cases: list[Any]) -> list[str]:
             pure = PurePosixPath(path)
             if pure.is_absolute() or ".." in pure.parts or not path.startswith(prefix):
                 problems.append(f"{label}: image path {path!r} is not under {prefix}")
-            elif not (folder / path).is_file():
+            elif not _exists(folder, path):
                 problems.append(f"{label}: image {path} is missing")
     return problems
 
 
 def _images_csv(folder: Path, cases: list[Any]) -> list[str]:
     try:
-        rows = L.read_csv((folder / L.IMAGES_CSV).read_bytes())
-    except FileNotFoundError:
-        return [f"{L.IMAGES_CSV}: missing"]
-    except (OSError, UnicodeDecodeError) as exc:
+        rows = L.read_csv(_read(folder, L.IMAGES_CSV))
+    except _Unreadable as exc:
+        return [f"{L.IMAGES_CSV}: {exc}"]
+    except (ValueError, csv.Error) as exc:  # not UTF-8, a NUL byte
         return [f"{L.IMAGES_CSV}: unreadable ({exc})"]
     problems: list[str] = []
     listed: set[str] = set()
     for number, row in enumerate(rows, start=2):
         path = row.get("path") or ""
         listed.add(path)
-        target = folder / path
-        if not path or not target.is_file():
-            problems.append(f"{L.IMAGES_CSV}: line {number}: image {path!r} is missing")
-        elif L.sha256_hex(target.read_bytes()) != row.get("sha256"):
+        try:
+            data = _read(folder, path)
+        except _Unreadable as exc:
+            why = "is missing" if exc.missing or not path else str(exc)
+            problems.append(f"{L.IMAGES_CSV}: line {number}: image {path!r} {why}")
+            continue
+        if L.sha256_hex(data) != row.get("sha256"):
             problems.append(f"{L.IMAGES_CSV}: line {number}: {path} does not match its SHA-256")
     cited = {p for c in cases if isinstance(c, dict) for p in image_paths(c)}
     problems += [f"{L.IMAGES_CSV}: no row for {p}, which release.json cites"
@@ -103,14 +167,20 @@ def _images_csv(folder: Path, cases: list[Any]) -> list[str]:
 
 def _manifest(folder: Path) -> list[str]:
     try:
-        checksums, problems = read_manifest((folder / L.MANIFEST).read_bytes())
-    except FileNotFoundError:
-        return [f"{L.MANIFEST}: missing"]
+        checksums, problems = read_manifest(_read(folder, L.MANIFEST))
+    except _Unreadable as exc:
+        return [f"{L.MANIFEST}: {exc}"]
     files = [f for f in release_files(folder) if f != L.MANIFEST]
     for rel in files:
         if rel not in checksums:
             problems.append(f"{L.MANIFEST}: {rel} is not listed")
-        elif L.sha256_hex((folder / rel).read_bytes()) != checksums[rel]:
+            continue
+        try:
+            data = _read(folder, rel)
+        except _Unreadable as exc:
+            problems.append(f"{L.MANIFEST}: {rel} {exc}")
+            continue
+        if L.sha256_hex(data) != checksums[rel]:
             problems.append(f"{L.MANIFEST}: {rel} does not match its SHA-256")
     problems += [f"{L.MANIFEST}: {rel} is listed but missing"
                  for rel in sorted(set(checksums) - set(files))]
@@ -121,9 +191,12 @@ def _counts(folder: Path, cases: list[Any]) -> list[str]:
     expected = json_counts(cases)
     problems: list[str] = []
     try:
-        card = card_counts((folder / L.CARD_MD).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        problems.append(f"{L.CARD_MD}: missing")
+        card = card_counts(_read(folder, L.CARD_MD).decode("utf-8"))
+    except _Unreadable as exc:
+        problems.append(f"{L.CARD_MD}: {exc}")
+        card = None
+    except UnicodeDecodeError as exc:
+        problems.append(f"{L.CARD_MD}: not UTF-8 text ({exc})")
         card = None
     croissant = _load_json(folder, L.CROISSANT_JSON, problems)
     stated = [(L.CARD_MD, card)]
@@ -149,9 +222,12 @@ def _croissant_files(folder: Path, doc: Any) -> list[str]:
         if not isinstance(entry, dict) or entry.get("@type") != "cr:FileObject":
             continue
         rel = str(entry.get("contentUrl"))
-        target = folder / rel
-        if not target.is_file():
-            problems.append(f"{L.CROISSANT_JSON}: distribution file {rel} is missing")
-        elif L.sha256_hex(target.read_bytes()) != entry.get("sha256"):
+        try:
+            data = _read(folder, rel)
+        except _Unreadable as exc:
+            why = "is missing" if exc.missing else str(exc)
+            problems.append(f"{L.CROISSANT_JSON}: distribution file {rel} {why}")
+            continue
+        if L.sha256_hex(data) != entry.get("sha256"):
             problems.append(f"{L.CROISSANT_JSON}: {rel} does not match its SHA-256")
     return problems

@@ -8,9 +8,7 @@ clock values (the date is stated only when given), sorted inputs, fixed formats.
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +30,7 @@ from annotator.export.model import PROVENANCE_KEY, case_problems
 from annotator.export.privacy import check, name_findings
 from annotator.export.rai import rai_fields
 from annotator.export.settings import CardSettings
+from annotator.staging import move_into_place, staging_dir
 
 Progress = Callable[[int, int, str], None]
 
@@ -81,7 +80,7 @@ def write_release(
     settings = settings.replace(version=options.version)
     report = progress or _no_progress
     total = sum(len(c.images) for c in data.cases) + 2
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
+    tmp = staging_dir(out, "export")
     checksums: dict[str, str] = {}
 
     def write(rel: str, payload: bytes) -> None:
@@ -100,9 +99,11 @@ def write_release(
             write(rel, texts[rel])
         write(L.MANIFEST, manifest_bytes(checksums))
         report(total - 1, total, "moving the release into place")
-        if out.exists():
-            out.rmdir()
-        os.replace(tmp, out)
+        try:
+            move_into_place(tmp, out)
+        except OSError as exc:
+            raise ExportError(f"{out} was written by another export while this one ran"
+                              f" ({exc.strerror or exc}); this one was discarded") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -8,6 +8,7 @@ submitted cases with disagreements, adjudicated and green-lit cases, and exclude
 from __future__ import annotations
 
 import random
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +25,10 @@ from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
-from annotator.services.project import Project, open_project, project_is_empty
+from annotator.services.project import Project, is_url, open_project, project_is_empty
 from annotator.services.status import project_status
 from annotator.services.users import add_user
+from annotator.staging import move_into_place, staging_dir
 from annotator.sync.demo import demo_offline_round_trip
 
 CURATOR = "Sam Curator"
@@ -54,8 +56,42 @@ class DemoPlan:
 
 
 def build_demo(location: str) -> str:
-    """Create the demo project at ``location``; refuses a folder holding another project."""
-    project = open_project(location)
+    """Create the demo project at ``location``; refuses a folder holding another project.
+
+    A folder is built in a hidden staging sibling and renamed into place when complete, so a
+    killed build leaves no half-built project (and the next build removes its leftovers).
+    """
+    if is_url(location):
+        return _build(location, location)
+    target = Path(location).expanduser().resolve()
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        existing = open_project(str(target), create=False)  # refuses what is not a project
+        try:
+            if not project_is_empty(existing):
+                raise ProjectError(f"{location} already holds a project with cases; choose a"
+                                   " new folder")
+        finally:
+            existing.close()
+        return _build(str(target), location)
+    staging = staging_dir(target, "demo")
+    try:
+        summary = _build(str(staging), location)
+        move_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return summary
+
+
+def _build(where: str, location: str) -> str:
+    project = open_project(where)
+    try:
+        return _fill(project, location)
+    finally:
+        project.close()
+
+
+def _fill(project: Project, location: str) -> str:
     if not project_is_empty(project):
         raise ProjectError(f"{location} already holds a project with cases; choose a new folder")
     project.set_setting("deid_seed", DEMO_DEID_SEED)

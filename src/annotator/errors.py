@@ -23,6 +23,10 @@ class NotFound(AnnotatorError):
     """A named case, user or annotation does not exist."""
 
 
+class StoreUnavailable(AnnotatorError):
+    """The project's database cannot be reached (a team store whose server went away)."""
+
+
 class ConflictError(AnnotatorError):
     """Somebody else changed the row since it was read (optimistic locking)."""
 

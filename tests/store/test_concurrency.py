@@ -197,3 +197,87 @@ def test_two_annotators_and_an_adjudicator_on_one_store_for_a_burst(
         assert len(ids) == len(set(ids))
     finally:
         project.close()
+
+
+class _Proxy:
+    """A TCP relay on 127.0.0.1 to the PostgreSQL server that the test can cut and restore."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open = True
+        self.sockets: list[Any] = []
+        import threading
+
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            server = socket.create_connection(("127.0.0.1", 5432))
+            self.sockets += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: Any, target: Any) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, target):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def cut(self) -> None:
+        """The server 'goes away': new connections refused, open ones dropped."""
+        import socket
+
+        self.open = False
+        for s in self.sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.sockets.clear()
+
+    def restore(self) -> None:
+        self.open = True
+
+
+def test_a_team_store_that_goes_away_is_reported_and_back_works(pg_url: str,
+                                                               tmp_path: Path) -> None:
+    import pytest
+
+    from annotator.errors import StoreUnavailable
+
+    _two_annotators_ready(pg_url, tmp_path / "drafts")
+    proxy = _Proxy()
+    via_proxy = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+    project = open_project(via_proxy, create=False)
+    try:
+        annotating.set_label(project, "a1", "W2", "comment", "", "before")
+        proxy.cut()
+        with pytest.raises(StoreUnavailable, match="cannot be reached"):
+            annotating.set_label(project, "a1", "W2", "comment", "", "while down")
+        proxy.restore()
+        annotating.set_label(project, "a1", "W2", "comment", "", "after")  # the retry
+        assert annotating.view(project, "a1", "W2").labels["comment"] == "after"
+    finally:
+        project.close()
+        proxy.listener.close()

@@ -102,7 +102,9 @@ def edit(
         if why:
             raise StateError(f"{case_id}: {why}")
         if expected_version is not None and expected_version != annotation.version:
-            raise ConflictError(f"{case_id}: changed elsewhere since it was opened; reload it")
+            latest = "; ".join(f"{e.key} is now {annotation.labels.get(e.key)!r}" for e in edits)
+            raise ConflictError(f"{case_id}: changed elsewhere since it was opened ({latest});"
+                                " nothing was saved: reload it")
         figs = figures(_content(session, annotation).content)
         for e in edits:
             L.validate_edit(e, figs)

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, select
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from annotator import __version__
-from annotator.errors import ConflictError, ProjectError
+from annotator.errors import ConflictError, ProjectError, StoreUnavailable
 from annotator.store.db import make_engine, session_factory, transaction, upgrade
 from annotator.store.images import ImageStore
 from annotator.store.schema import Case, Setting
@@ -50,9 +50,13 @@ class Project:
                 yield session
         except StaleDataError as exc:
             raise ConflictError(_COLLIDED) from exc
-        except (IntegrityError, OperationalError) as exc:
+        except (IntegrityError, OperationalError, InterfaceError) as exc:
             if _collision(exc):
                 raise ConflictError(_COLLIDED) from exc
+            if _unreachable(exc):
+                why = _first_line(exc.orig or exc)
+                raise StoreUnavailable(f"the project store cannot be reached ({why}); nothing"
+                                       " of this change was saved") from exc
             raise
 
     def setting(self, key: str, default: Any = None) -> Any:
@@ -91,6 +95,17 @@ def _collision(exc: DBAPIError) -> bool:
     if state in _COLLISION_STATES:
         return True
     return "UNIQUE constraint failed" in str(exc.orig)
+
+
+def _unreachable(exc: DBAPIError) -> bool:
+    """A lost or refused connection (SQLSTATE class 08, or the driver saying so)."""
+    state = str(getattr(exc.orig, "sqlstate", "") or "")
+    if state.startswith("08") or exc.connection_invalidated:
+        return True
+    text = str(exc.orig).lower()
+    return any(w in text for w in ("connection refused", "server closed the connection",
+                                   "connection is closed", "could not connect",
+                                   "terminating connection", "the connection is lost"))
 
 
 def is_url(location: str) -> bool:

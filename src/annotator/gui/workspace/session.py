@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoGroup, QUndoStack
 
 from annotator.domain import labels as L
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, StoreUnavailable
 from annotator.gui.workspace.undo import EditCommand
 from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView, EditResult
@@ -46,6 +46,11 @@ class CaseSession(QObject):
         self.labels: dict[str, Any] = {}
         self.state = ""
         self.writes = 0  # store writes made by this session (kept modest by debouncing)
+        # Edits made while the store was unreachable, in order: (case id, edits, undo text).
+        self.pending: list[tuple[str, list[L.LabelEdit], str]] = []
+        self.retry_timer = QTimer(self)
+        self.retry_timer.setInterval(5000)
+        self.retry_timer.timeout.connect(self.retry_pending)
         self._flushers: list[Callable[[], None]] = []
 
     # -- pending text ---------------------------------------------------------------------
@@ -117,15 +122,27 @@ class CaseSession(QObject):
                 why = "the case is excluded"
             self.failed.emit(f"{self.view.case_id}: {why}")
             return False
-        before = self.writes
+        before, kept = self.writes, len(self.pending)
         self.stack(self.view.case_id).push(
             EditCommand(self, self.view.case_id, edits, text, merge_key)
         )
-        return self.writes > before
+        return self.writes > before or len(self.pending) > kept
 
     def store(self, case_id: str, edits: list[L.LabelEdit], text: str) -> EditResult:
-        """Write edits to the store (called by undo commands); updates the open case."""
-        result = annotating.edit(self.project, self.user, case_id, edits)
+        """Write edits to the store (called by undo commands); updates the open case.
+
+        When the store cannot be reached (a team store's server went away) the edits are kept
+        here, shown as made, and written in order by :meth:`retry_pending` (every few seconds
+        and before the next edit), so nothing the physician did is lost or hidden.
+        """
+        if self.pending:
+            self.retry_pending()
+        if self.pending:
+            return self._keep_pending(case_id, edits, text, None)
+        try:
+            result = annotating.edit(self.project, self.user, case_id, edits)
+        except StoreUnavailable as exc:
+            return self._keep_pending(case_id, edits, text, exc)
         self.writes += 1
         if case_id == self.case_id:
             self.labels, _ = L.apply_edits(self.labels, edits)
@@ -135,6 +152,36 @@ class CaseSession(QObject):
             self.labelsChanged.emit({e.key for e in edits})
         self.saved.emit(text)
         return result
+
+    def _keep_pending(self, case_id: str, edits: list[L.LabelEdit], text: str,
+                      exc: StoreUnavailable | None) -> EditResult:
+        base = self.labels if case_id == self.case_id else {}
+        _, inverse = L.apply_edits(base, edits)
+        self.pending.append((case_id, list(edits), text))
+        if case_id == self.case_id:
+            self.labels, _ = L.apply_edits(self.labels, edits)
+            self.labelsChanged.emit({e.key for e in edits})
+        why = str(exc) if exc is not None else "the project store is still unreachable"
+        self.failed.emit(f"{why}: {len(self.pending)} change(s) kept on this screen, saved as"
+                         " soon as the store answers")
+        self.retry_timer.start()
+        return EditResult(-1, [e.key for e in edits], inverse, self.state)
+
+    def retry_pending(self) -> bool:
+        """Write the kept edits in order; True when none are left."""
+        while self.pending:
+            case_id, edits, text = self.pending[0]
+            try:
+                annotating.edit(self.project, self.user, case_id, edits)
+            except StoreUnavailable:
+                return False
+            except AnnotatorError as exc:  # refused on its merits now: say so, drop it
+                self.report(exc)
+            self.pending.pop(0)
+            self.writes += 1
+            self.saved.emit(text)
+        self.retry_timer.stop()
+        return True
 
     def add_active_time(self, case_id: str, seconds: float) -> None:
         """Store measured active time (outside the undo stack: time cannot be undone)."""

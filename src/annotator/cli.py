@@ -44,10 +44,44 @@ def _project(args: argparse.Namespace) -> Any:
 
 
 def _actor(project: Any, args: argparse.Namespace) -> str:
-    from annotator.services.users import resolve_actor
+    from annotator.services.users import logins_required, resolve_actor
 
     requested = args.as_user if args.as_user is not None else os.environ.get("ANNOTATOR_USER")
-    return resolve_actor(project, requested)
+    password = _login_password(args) if logins_required(project) else None
+    return resolve_actor(project, requested, password)
+
+
+def _read_password_file(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8").rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AnnotatorError(f"cannot read the password file {path}: {exc}") from None
+
+
+def _login_password(args: argparse.Namespace) -> str | None:
+    """The team store password: --password-file, $ANNOTATOR_PASSWORD, or asked at a terminal."""
+    if getattr(args, "password_file", None):
+        return _read_password_file(args.password_file)
+    if "ANNOTATOR_PASSWORD" in os.environ:
+        return os.environ["ANNOTATOR_PASSWORD"]
+    if sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass("team store password: ")
+    return None
+
+
+def _new_password(args: argparse.Namespace) -> str:
+    if getattr(args, "new_password_file", None):
+        return _read_password_file(args.new_password_file)
+    if not sys.stdin.isatty():
+        raise AnnotatorError("give the new password with --new-password-file FILE")
+    import getpass
+
+    first = getpass.getpass("new password: ")
+    if getpass.getpass("again: ") != first:
+        raise AnnotatorError("the two passwords differ; nothing was changed")
+    return first
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -64,12 +98,16 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_users(args: argparse.Namespace) -> int:
-    from annotator.services.users import add_user, list_users
+    from annotator.services.users import add_user, list_users, set_password
 
     project = _project(args)
     if args.users_command == "add":
         info = add_user(project, _actor(project, args), args.name, args.role)
         print(f"{info.name}: {', '.join(info.roles)}")
+        return 0
+    if args.users_command == "passwd":
+        set_password(project, _actor(project, args), args.name, _new_password(args))
+        print(f"{args.name}: password set (stored as a salted scrypt hash)")
         return 0
     users = list_users(project)
     if args.json:
@@ -208,6 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="USER",
         help="act as this user (default: $ANNOTATOR_USER or the project's curator)",
     )
+    parser.add_argument(
+        "--password-file",
+        metavar="FILE",
+        help="team store login: read your password from FILE (or $ANNOTATOR_PASSWORD)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(
@@ -240,6 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
     ua.add_argument(
         "--role", nargs="+", required=True, choices=["annotator", "adjudicator", "curator"]
     )
+    up = users_sub.add_parser("passwd", help="set a user's team store password")
+    up.add_argument("name")
+    up.add_argument("--new-password-file", metavar="FILE",
+                    help="read the new password from FILE (else asked at the terminal)")
     ul = users_sub.add_parser("list", help="list users and their roles")
     ul.add_argument("--json", action="store_true")
     p = add("assign", cmd_assign, "assign cases to annotators (balanced)")

@@ -44,7 +44,27 @@ def planted_drafts(folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("project_location", ["sqlite"], indirect=True)
+def _project_hits(location: str, tmp_path: Path) -> list[str]:
+    """Hits in a project folder, or in a PostgreSQL store's full data dump (bytea as hex)."""
+    if not location.startswith("postgresql://"):
+        return hits(Path(location))
+    import shutil
+    import subprocess
+
+    if shutil.which("pg_dump") is None:
+        pytest.skip("pg_dump is not installed")
+    dump = subprocess.run(["pg_dump", "--data-only", location], capture_output=True,
+                          check=True).stdout
+    (tmp_path / "dump").mkdir()
+    (tmp_path / "dump" / "data.sql").write_bytes(dump)
+    found = hits(tmp_path / "dump")
+    lowered = dump.lower()
+    found += [f"pg_dump (bytea): {n.decode()}"
+              for n in (b"Quimby", b"quimby", b"QUIMBY", b"90817263")
+              if n.hex().encode() in lowered]
+    return found
+
+
 def test_no_planted_identifier_reaches_project_bundle_or_release(
     build_project: Callable[..., Project], project_location: str, tmp_path: Path
 ) -> None:
@@ -55,7 +75,7 @@ def test_no_planted_identifier_reaches_project_bundle_or_release(
     bundle.mkdir()
     make_bundle(project, CURATOR, PHYSICIANS[0], bundle / "ada.annotator-bundle")
     project.close()
-    assert hits(Path(project_location)) == []
+    assert _project_hits(project_location, tmp_path) == []
     assert hits(bundle) == []
     assert hits(release, (b"quimby", b"90817263", b"ostertag", b"55554444")) == []
     released = json.loads((release / "release.json").read_text("utf-8"))

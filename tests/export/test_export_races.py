@@ -11,17 +11,20 @@ from typing import Any
 
 from annotator.export.validate import validate_release
 from annotator.services.project import Project, open_project
-from conftest import CURATOR
+
+# Spelled out, not imported from conftest: the spawned exporters import this module, and in
+# a child process "conftest" may name another folder's conftest.
+CURATOR = "Sam Curator"
 
 
-def _export(location: str, out: str, barrier: Any, results: Any) -> None:
+def _export(location: str, out: str, curator: str, barrier: Any, results: Any) -> None:
     from annotator.errors import AnnotatorError
     from annotator.services.export import export_release
 
     project = open_project(location, create=False)
     try:
         barrier.wait(60)
-        export_release(project, CURATOR, Path(out), version="1.0.0", date="2026-05-06")
+        export_release(project, curator, Path(out), version="1.0.0", date="2026-05-06")
         results.put(("ok", ""))
     except AnnotatorError as exc:
         results.put(("refused", str(exc)))
@@ -39,7 +42,7 @@ def test_two_exports_into_one_folder_one_wins_one_is_told(
     out = tmp_path / "release"
     ctx = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(2), ctx.Queue()
-    procs = [ctx.Process(target=_export, args=(location, str(out), barrier, results))
+    procs = [ctx.Process(target=_export, args=(location, str(out), CURATOR, barrier, results))
              for _ in range(2)]
     for p in procs:
         p.start()

@@ -115,3 +115,22 @@ def test_two_processes_write_at_once_without_locking_errors(tmp_path: Path) -> N
     names = {u.name for u in list_users(project)}
     assert {f"{x}-user-{i}" for x in "ab" for i in range(40)} <= names
     assert project.setting("a-39") == {"i": 39} and project.setting("b-39") == {"i": 39}
+
+
+def test_a_failed_automatic_backup_never_blocks_opening(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    import annotator.services.project as project_module
+
+    open_project(tmp_path / "p").close()
+
+    def collide(db_file: Path, target: Path) -> None:
+        target.write_bytes(b"half")  # what a second process writing the same file left
+        raise sqlite3.OperationalError("table alembic_version already exists")
+
+    monkeypatch.setattr(project_module, "BACKUP_EVERY", project_module.timedelta(0))
+    monkeypatch.setattr(project_module, "_vacuum_into", collide)
+    opened = open_project(tmp_path / "p", create=False)
+    opened.close()
+    assert not list((tmp_path / "p" / "backups").glob(".partial-*"))

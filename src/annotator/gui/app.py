@@ -42,6 +42,26 @@ def _identity(project: object, requested: str | None, screenshot: bool) -> str |
     return default_annotator(project)
 
 
+def _log_in(project: Any, user: str, args: argparse.Namespace) -> None:
+    """On a team store with logins, the user proves who they are before any page opens."""
+    from annotator.services.users import authenticate, logins_required
+
+    if not logins_required(project):
+        return
+    password: str | None = None
+    if getattr(args, "password_file", None):
+        password = Path(args.password_file).read_text(encoding="utf-8").rstrip("\r\n")
+    elif "ANNOTATOR_PASSWORD" in os.environ:
+        password = os.environ["ANNOTATOR_PASSWORD"]
+    elif not args.screenshot:
+        from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+        text, ok = QInputDialog.getText(None, "Log in", f"Password for {user}:",
+                                        QLineEdit.EchoMode.Password)
+        password = text if ok else None
+    authenticate(project, user, password)  # PermissionDenied: one line, no window
+
+
 def _wait_until_ready(window: Any, seconds: float) -> None:
     """Run the event loop until the window's pages report ready (or time runs out)."""
     from PySide6.QtCore import QEventLoop, QTimer
@@ -128,6 +148,8 @@ def run_gui(args: argparse.Namespace) -> int:
     else:
         project = open_project(args.project) if args.project else None
     user = _identity(project, requested, bool(args.screenshot)) if project else requested
+    if project is not None and user:
+        _log_in(project, user, args)
     window = MainWindow(GuiContext(project, user, case_id=args.case))
     window.resize(width, height)
     if args.page:

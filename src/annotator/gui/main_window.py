@@ -158,9 +158,22 @@ class MainWindow(QMainWindow):
 
     def set_identity(self, name: str) -> None:
         """Work as ``name`` from now on (remembered on this machine for this project)."""
+        from annotator.services.users import authenticate, logins_required
         from annotator.services.workspace_state import remember_identity
 
         assert self.context.project is not None
+        if logins_required(self.context.project):  # a team store: prove who you are
+            from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
+
+            password, ok = QInputDialog.getText(self, "Log in", f"Password for {name}:",
+                                                QLineEdit.EchoMode.Password)
+            if not ok:
+                return
+            try:
+                authenticate(self.context.project, name, password)
+            except PermissionDenied as exc:
+                QMessageBox.warning(self, "Log in", str(exc))
+                return
         remember_identity(self.context.project, name)
         self.context.user = name
         if self.chooser is not None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import secrets
+import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -212,6 +214,14 @@ def _rolling_backup(folder: Path) -> None:
         if now - newest < BACKUP_EVERY:
             return
     target = backups / f"auto-{now:%Y%m%d-%H%M%S}.sqlite"
-    _vacuum_into(folder / DB_NAME, target)
+    # Written under a name of this process's own and renamed: two app instances opening the
+    # project in the same second once wrote one file together and the second open failed.
+    partial = backups / f".partial-{os.getpid()}-{secrets.token_hex(4)}.sqlite"
+    try:
+        _vacuum_into(folder / DB_NAME, partial)
+        os.replace(partial, target)
+    except sqlite3.Error:
+        partial.unlink(missing_ok=True)
+        return  # a missed automatic backup must not keep anyone from working
     for old in existing[: max(0, len(existing) + 1 - BACKUPS_KEPT)]:
         old.unlink(missing_ok=True)

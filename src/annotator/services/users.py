@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.domain.passwords import hash_password, verify_password
 from annotator.domain.states import ROLES, Role
 from annotator.domain.text import printable
 from annotator.errors import NotFound, PermissionDenied, ValidationError
@@ -112,14 +113,60 @@ def list_users(project: Project) -> list[UserInfo]:
         return [UserInfo(u.name, u.role_names) for u in users]
 
 
-def resolve_actor(project: Project, requested: str | None) -> str:
+def resolve_actor(project: Project, requested: str | None, password: str | None = None) -> str:
     """Who is acting: ``--as``/ANNOTATOR_USER, else the project's local user, else setup.
 
-    An empty or blank name is an error, never "whoever the default is".
+    An empty or blank name is an error, never "whoever the default is". On a team store with
+    logins (:func:`logins_required`) the actor must also prove who they are with ``password``.
     """
     if requested is not None:
         if not requested.strip():
             raise ValidationError("an empty user name was given (--as or ANNOTATOR_USER)")
-        return requested
-    local = project.setting("local_user")
-    return str(local) if local else SETUP_ACTOR
+        actor = requested
+    else:
+        local = project.setting("local_user")
+        actor = str(local) if local else SETUP_ACTOR
+    if logins_required(project):
+        authenticate(project, actor, password)
+    return actor
+
+
+def logins_required(project: Project) -> bool:
+    """True on a PostgreSQL team store once any user has a password.
+
+    A single-user SQLite project stays a name choice. A team store without any password is
+    in setup: the curator sets passwords (``users passwd``), and from the first one on every
+    action needs a login.
+    """
+    if project.is_sqlite:
+        return False
+    with project.tx() as session:
+        return session.scalars(
+            select(User.id).where(User.password_hash.is_not(None)).limit(1)
+        ).first() is not None
+
+
+def authenticate(project: Project, name: str, password: str | None) -> None:
+    """Raise PermissionDenied unless ``password`` is ``name``'s (same message either way)."""
+    with project.tx() as session:
+        user = session.scalars(select(User).where(User.name == name)).first()
+        stored = user.password_hash if user is not None else None
+    if password is None:
+        raise PermissionDenied(f"this team store needs a login: give {name}'s password"
+                               " (--password-file FILE or ANNOTATOR_PASSWORD)")
+    if stored is None or not verify_password(password, stored):
+        raise PermissionDenied(f"login failed for {name!r}: unknown user or wrong password")
+
+
+def set_password(project: Project, actor: str, name: str, password: str) -> None:
+    """Set ``name``'s password (curators for anyone, a user for themself); hashed, never kept."""
+    try:
+        hashed = hash_password(password)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+    with project.tx() as session:
+        if actor != name:
+            require_role(session, actor, Role.CURATOR, "setting another user's password")
+        user = get_user(session, name)
+        user.password_hash = hashed
+        record(session, actor, "password_set", after={"name": name})

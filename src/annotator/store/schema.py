@@ -65,6 +65,8 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    # Salted scrypt (domain/passwords.py); None: no login set (SQLite projects never need one).
+    password_hash: Mapped[str | None] = mapped_column(String(300), nullable=True)
     roles: Mapped[list[UserRole]] = relationship(
         back_populates="user", cascade="all, delete-orphan", lazy="selectin"
     )

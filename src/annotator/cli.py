@@ -211,10 +211,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from annotator.agreement.commands import kappa_choice
     from annotator.agreement.ratings_table import stats_report
 
     order = [s.strip() for s in args.order.split(",")] if args.order else None
-    report = stats_report(Path(args.csv), args.level, order)
+    report = stats_report(Path(args.csv), args.level, order, kappa_choice(args))
     if args.json:
         _print_json(report)
     else:
@@ -310,6 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--order", help="comma-separated order of ordinal labels")
     p.add_argument("--json", action="store_true")
     from annotator.agreement.commands import add_arguments as agreement_arguments
+    from annotator.agreement.commands import add_kappa_arguments
+
+    add_kappa_arguments(p)
     from annotator.agreement.commands import cmd_agreement
 
     p = add("agreement", cmd_agreement, "inter-annotator agreement report (curators only)")

@@ -238,7 +238,18 @@ def test_importance_matches_independent_recomputation(built: Built,
     expected_alpha = krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal",
                                         value_domain=[0, 1, 2])
     assert coef["krippendorff_alpha"]["value"] == pytest.approx(expected_alpha, abs=1e-9)
-    assert coef["fleiss_kappa"]["value"] is None  # 2 or 3 raters per unit
+    # 2 or 3 raters per unit: Fleiss' kappa in Gwet's generalisation (Gwet 2014, ch. 2),
+    # recomputed here unit by unit in plain Python.
+    shares, agree = [], []
+    for _, u in units:
+        ratings = list(u.values())
+        r = len(ratings)
+        counts = [ratings.count(c) for c in range(3)]
+        shares.append([c / r for c in counts])
+        agree.append(sum(c * (c - 1) for c in counts) / (r * (r - 1)))
+    pi = [sum(s[c] for s in shares) / len(shares) for c in range(3)]
+    pa, pe = sum(agree) / len(agree), sum(p * p for p in pi)
+    assert coef["fleiss_kappa"]["value"] == pytest.approx((pa - pe) / (1 - pe), abs=1e-12)
     # Cohen's kappa per pair of names (sklearn, full label set, linear weights).
     label_of = {a["name"]: a["label"] for a in report["annotators"]}
     kappas = []

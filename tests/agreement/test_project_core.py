@@ -174,7 +174,7 @@ def test_pair_kappa_needs_min_shared_and_ci_needs_min_cases() -> None:
     assert all(p["cohen_kappa"] is None and p["kappa_note"].startswith("n/a: ")
                for p in pairs)
     assert family(report, "difficulty")["coefficients"]["mean_pairwise_cohen_kappa"] == {
-        "value": None, "ci95": None}
+        "value": None, "ci95": None, "dropped_resamples": 0}
     small = build_report(_random_basis(12, ["k1", "k2", "k3"], seed=1), FAST)
     coefficients = family(small, "difficulty")["coefficients"]
     assert coefficients["percent_agreement"]["value"] is not None

@@ -10,6 +10,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from annotator.agreement.families import ReportOptions
+from annotator.agreement.kappa_choice import KappaChoice
+
 
 def _print_tables(report: dict[str, Any]) -> None:
     from annotator.agreement.tables import table7_rows, table8_rows
@@ -32,9 +35,11 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     from annotator.cli import _actor, _print_json, _project
     from annotator.services.agreement import agreement_report
 
+    choice = kappa_choice(args)
+    options = None if choice is None else ReportOptions(kappa=choice)
     project = _project(args)
     try:
-        report = agreement_report(project, _actor(project, args))
+        report = agreement_report(project, _actor(project, args), options)
     finally:
         project.close()
     csv_path = getattr(args, "csv", None)
@@ -50,9 +55,31 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_kappa_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--kappa`` and ``--kappa-pooling``: which kappa is the headline (stats, agreement)."""
+    from annotator.agreement.kappa_choice import POOLINGS, WEIGHT_WORDS
+
+    parser.add_argument("--kappa", choices=list(WEIGHT_WORDS), default=None,
+                        help="kappa weights for ordered labels (default: linear; nominal "
+                             "labels are always unweighted)")
+    parser.add_argument("--kappa-pooling", choices=list(POOLINGS), default="pairs",
+                        help="pairs: mean of Cohen's kappas over annotator pairs; fleiss: "
+                             "Fleiss' kappa over all raters (Gwet's generalisation)")
+
+
+def kappa_choice(args: argparse.Namespace) -> KappaChoice | None:
+    """The kappa the options ask for; None when neither option was given (the default)."""
+    weights = getattr(args, "kappa", None)
+    pooling = getattr(args, "kappa_pooling", "pairs") or "pairs"
+    if weights is None and pooling == "pairs":
+        return None
+    return KappaChoice.parse(weights or "linear", pooling)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of the ``agreement`` subcommand (one output at a time)."""
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the whole report as JSON")
     out.add_argument("--csv", metavar="FILE", help="write the Table 8 layout as CSV")
     out.add_argument("--html", metavar="FILE", help="write the HTML report with charts")
+    add_kappa_arguments(parser)

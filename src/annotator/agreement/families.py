@@ -11,7 +11,7 @@ later) and the report computes every registered family.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -19,6 +19,7 @@ import numpy as np
 
 from annotator.agreement._matrix import FloatArray
 from annotator.agreement.kappa import Weights
+from annotator.agreement.kappa_choice import KappaChoice
 from annotator.agreement.order import relation
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import Level
@@ -38,6 +39,7 @@ class ReportOptions:
     min_shared: int = 30  # Cohen's kappa of an annotator pair needs this many shared units
     min_cases: int = 20  # fewer cases: no bootstrap interval
     top_n: int = 10  # cases listed as contributing most disagreement
+    kappa: KappaChoice = KappaChoice()  # the headline kappa (ordinal families' weights)
 
 
 # Extra figures of one family (exam order adds strict pairs, tau-b, disagreement types).
@@ -60,8 +62,13 @@ class Family:
 
     @property
     def kappa_weights(self) -> Weights:
-        """Linear weights for ordinal families (stated in the report), none otherwise."""
+        """Linear weights for ordinal families (the default choice), none otherwise."""
         return "linear" if self.level == "ordinal" else None
+
+    def kappa(self, options: ReportOptions) -> KappaChoice:
+        """The report's kappa choice for this family: weighted only for ordinal labels."""
+        level = "ordinal" if self.level == "ordinal" else "nominal"
+        return replace(options.kappa, min_shared=options.min_shared).for_level(level)
 
 
 @dataclass(frozen=True)

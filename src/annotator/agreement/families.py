@@ -59,6 +59,9 @@ class Family:
     extract: Extractor
     counts_for_cases: bool = True  # False for views derived from another family
     details: Details | None = None
+    # Codes of the same unit read the other way round (exam pair b | a): coefficients count
+    # both orientations, so they do not depend on which exam of a pair is listed first.
+    mirror: tuple[int, ...] | None = None
 
     @property
     def kappa_weights(self) -> Weights:
@@ -84,6 +87,22 @@ class FamilyRatings:
     @property
     def n_units(self) -> int:
         return int(self.matrix.shape[0])
+
+    @property
+    def orientations(self) -> int:
+        """How many times :meth:`symmetric` counts each unit (2 for mirrored families)."""
+        return 1 if self.family.mirror is None else 2
+
+    def symmetric(self) -> tuple[FloatArray, list[str]]:
+        """The matrix the coefficients use, with its case ids: each unit in both
+        orientations for a mirrored family (a unit's two rows stay in its case)."""
+        if self.family.mirror is None:
+            return self.matrix, self.case_ids
+        table = np.asarray(self.family.mirror, dtype=np.float64)
+        flipped = np.full_like(self.matrix, np.nan)
+        rated = ~np.isnan(self.matrix)
+        flipped[rated] = table[self.matrix[rated].astype(np.int64)]
+        return np.vstack([self.matrix, flipped]), self.case_ids + self.case_ids
 
 
 def _value(entry: Any) -> Any:
@@ -168,7 +187,7 @@ BUILT_IN = (
            ("essential", "not essential"), "exam", "step pairs", _essential,
            counts_for_cases=False),
     Family("order", "Exam order", "nominal", ("<", "=", ">"), "exam pair", "exam pairs", _order,
-           details=_order_details),
+           details=_order_details, mirror=(2, 1, 0)),
     Family("difficulty", "Difficulty", "ordinal", DIFFICULTY, "case", "case pairs",
            _case_label("difficulty")),
     Family("rarity", "Rarity", "ordinal", RARITY, "case", "case pairs", _case_label("rarity")),

@@ -50,7 +50,8 @@ COEFFICIENTS: tuple[str, ...] = (
 
 
 def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[str, Any]]:
-    f, m, k = r.family, r.matrix, len(r.family.labels)
+    f, k = r.family, len(r.family.labels)
+    m, case_ids = r.symmetric()
     choice = f.kappa(options)
     pairs = replace(choice, pooling="pairs")
     quadratic = replace(pairs, weights="quadratic")
@@ -77,11 +78,11 @@ def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[st
         elif name in ("mean_pairwise_cohen_kappa", "quadratic_weighted_kappa", "kappa"):
             chosen = {"mean_pairwise_cohen_kappa": pairs, "quadratic_weighted_kappa": quadratic,
                       "kappa": choice}[name]
-            ci = chosen.bootstrap(m, r.case_ids, k, n, seed, least)
+            ci = chosen.bootstrap(m, case_ids, k, n, seed, least)
         else:
             coefficient: Coefficient = name  # type: ignore[assignment]
             ci = case_bootstrap_interval(
-                m, r.case_ids, coefficient, n_categories=k, level=f.level,
+                m, case_ids, coefficient, n_categories=k, level=f.level,
                 weights=ac2_weights if name == "gwet_ac2" else None,
                 n_resamples=n, seed=seed, min_cases=least)
         out[name] = {"value": value, "ci95": None if ci is None else list(ci.interval),
@@ -93,25 +94,27 @@ def _pairs(r: FamilyRatings, names: list[str], options: ReportOptions) -> tuple[
     list[dict[str, Any]], np.ndarray
 ]:
     """Per annotator pair sharing units: n, agreement, Cohen's kappa; and pooled confusion."""
-    k = len(r.family.labels)
-    kappas = pairwise_cohen_kappas(r.matrix, k, r.family.kappa(options).weights,
-                                   min_shared=options.min_shared)
+    k, twice = len(r.family.labels), r.orientations
+    # Kappas on both orientations of mirrored units; counts of the units as they are.
+    kappas = pairwise_cohen_kappas(r.symmetric()[0], k, r.family.kappa(options).weights,
+                                   min_shared=options.min_shared * twice)
     pooled = np.zeros((k, k))
     pairs = []
     for pk in kappas:
         table = confusion_matrix(r.matrix[:, pk.first], r.matrix[:, pk.second], k)
         pooled += table
-        if pk.n_shared == 0:
+        shared = pk.n_shared // twice
+        if shared == 0:
             continue
-        note = "" if pk.n_shared >= options.min_shared else (
-            f"n/a: {pk.n_shared} shared units < {options.min_shared}")
+        note = "" if shared >= options.min_shared else (
+            f"n/a: {shared} shared units < {options.min_shared}")
         if pk.kappa is None and not note:
             note = "n/a: undefined (no variation)"
         pairs.append({
             "first": names[pk.first],
             "second": names[pk.second],
-            "n_shared": pk.n_shared,
-            "agreement": float(np.trace(table) / pk.n_shared),
+            "n_shared": shared,
+            "agreement": float(np.trace(table) / shared),
             "cohen_kappa": pk.kappa,
             "kappa_note": note,
         })
@@ -222,6 +225,8 @@ def family_stats(
         "pair_word": f.pair_word,
         "kappa_weights": f.kappa(options).weights,
         "kappa_definition": f.kappa(options).definition(),
+        "orientations": "each exam pair counted in both orientations (a | b and b | a)"
+        if f.mirror is not None else None,
         "n_units": r.n_units,
         "n_rating_pairs": int((per_unit * (per_unit - 1) // 2).sum()),
         "mean_rating_pairs_per_unit": (

@@ -19,6 +19,9 @@ import numpy as np
 Relation = Literal["<", "=", ">"]
 DisagreementType = Literal["tie_vs_strict", "adjacent_swap", "reversal"]
 DISAGREEMENT_TYPES: tuple[DisagreementType, ...] = ("tie_vs_strict", "adjacent_swap", "reversal")
+CaseDisagreement = Literal["tie_vs_strict", "adjacent_swap", "reversal", "reordering"]
+CASE_DISAGREEMENTS: tuple[CaseDisagreement, ...] = (
+    "tie_vs_strict", "adjacent_swap", "reversal", "reordering")
 
 
 def relation(a_stage: float, b_stage: float) -> Relation:
@@ -47,6 +50,36 @@ def disagreement_type(
         return "tie_vs_strict"
     gaps = (abs(first[0] - first[1]), abs(second[0] - second[1]))
     return "adjacent_swap" if max(gaps) == 1 else "reversal"
+
+
+def case_disagreement(first: Sequence[float], second: Sequence[float]) -> CaseDisagreement | None:
+    """Classify two annotators' whole rankings of one case (None: they imply the same order).
+
+    Pair by pair, a full reversal of three exams looks like two adjacent swaps and one
+    reversal; the ranking as a whole is typed here instead, from the exam pairs ranked by
+    both: ``tie_vs_strict`` when no pair is ordered oppositely (only ties differ);
+    ``adjacent_swap`` when every oppositely ordered pair is one stage apart in both rankings
+    (neighbouring stages exchanged); ``reversal`` when no pair both annotators order keeps
+    its order (the ranking is turned round); ``reordering`` otherwise (an exam moved by two
+    or more stages).
+    """
+    stages = _paired_stages(first, second)
+    concordant = discordant = ties = 0
+    adjacent = True
+    for (a1, a2), (b1, b2) in combinations(stages, 2):
+        r1, r2 = relation(a1, b1), relation(a2, b2)
+        if r1 == r2:
+            concordant += r1 != "="
+        elif "=" in (r1, r2):
+            ties += 1
+        else:
+            discordant += 1
+            adjacent = adjacent and abs(a1 - b1) == 1 and abs(a2 - b2) == 1
+    if discordant == 0:
+        return "tie_vs_strict" if ties else None
+    if adjacent:
+        return "adjacent_swap"
+    return "reversal" if concordant == 0 else "reordering"
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,21 @@ import numpy as np
 
 from annotator.agreement.bootstrap import bootstrap_ci
 from annotator.agreement.families import ReportOptions, order_stages
-from annotator.agreement.order import DISAGREEMENT_TYPES, kendall_tau_b, relation_counts
+from annotator.agreement.order import (
+    CASE_DISAGREEMENTS,
+    DISAGREEMENT_TYPES,
+    CaseDisagreement,
+    case_disagreement,
+    kendall_tau_b,
+    relation_counts,
+)
 from annotator.agreement.project_data import CaseBasis
 
 TYPE_WORDS = {
     "tie_vs_strict": "tie vs strict order",
     "adjacent_swap": "adjacent-rank swap",
     "reversal": "reversal",
+    "reordering": "reordering (an exam moved 2+ stages)",
 }
 
 
@@ -36,12 +44,13 @@ def _stages(board: dict[str, int | None], figures: list[str]) -> list[float]:
     return [math.nan if (stage := board[f]) is None else float(stage) for f in figures]
 
 
-def _case_rows(case: CaseBasis) -> tuple[list[int], list[float]]:
-    """Summed relation counts and the defined tau-b values of every annotator pair."""
+def _case_rows(case: CaseBasis) -> tuple[list[int], list[float], list[CaseDisagreement]]:
+    """Summed relation counts, defined tau-b values and disagreement types of annotator pairs."""
     figures = case.used_figures
     boards = order_stages(case)
     row = [0] * 7
     taus: list[float] = []
+    kinds: list[CaseDisagreement] = []
     for first, second in combinations(sorted(boards), 2):
         a, b = _stages(boards[first], figures), _stages(boards[second], figures)
         counts = relation_counts(a, b)
@@ -51,7 +60,10 @@ def _case_rows(case: CaseBasis) -> tuple[list[int], list[float]]:
         tau = kendall_tau_b(a, b)
         if tau is not None:
             taus.append(tau)
-    return row, taus
+        kind = case_disagreement(a, b)
+        if kind is not None:
+            kinds.append(kind)
+    return row, taus, kinds
 
 
 def order_details(
@@ -67,10 +79,13 @@ def order_details(
     rows: list[list[int]] = []
     tau_rows: list[list[float]] = []
     case_taus: list[float] = []
+    types = dict.fromkeys(CASE_DISAGREEMENTS, 0)
     for case in cases:
-        row, taus = _case_rows(case)
+        row, taus, kinds = _case_rows(case)
         if row[0] == 0:
             continue  # no exam pair ranked by two annotators: no order unit in this case
+        for kind in kinds:
+            types[kind] += 1
         rows.append(row)
         tau = float(np.mean(taus)) if taus else None
         tau_rows.append([0.0 if tau is None else tau, 0.0 if tau is None else 1.0])
@@ -96,11 +111,13 @@ def order_details(
         "n_defined": len(case_taus),
         "n_undefined": len(rows) - len(case_taus),
     }
-    types = {kind: int(total[4 + i]) for i, kind in enumerate(DISAGREEMENT_TYPES)}
-    most = max(DISAGREEMENT_TYPES, key=lambda k: (types[k], -DISAGREEMENT_TYPES.index(k)))
+    most = max(CASE_DISAGREEMENTS, key=lambda k: (types[k], -CASE_DISAGREEMENTS.index(k)))
     return {
         "strict_agreement": strict,
         "kendall_tau_b": tau_b,
         "disagreement_types": types,
+        "disagreement_unit": "annotator pairs per case (each pair's whole ranking typed once)",
+        "pair_disagreement_types": {
+            kind: int(total[4 + i]) for i, kind in enumerate(DISAGREEMENT_TYPES)},
         "most_common_disagreement": TYPE_WORDS[most] if types[most] else None,
     }

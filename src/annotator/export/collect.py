@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
+from annotator.export.settings import ORIGINAL_HISTORY_KEY, SETTING_PREFIX
 from annotator.services.caseflow import active_annotations
 from annotator.services.project import Project
 from annotator.services.review import CaseReview, review_case
@@ -80,6 +81,8 @@ def pseudonym(seed: str, name: str) -> str:
 def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:
     """Read every case of the project and sort it into released, excluded and held back."""
     seed = str(project.setting("deid_seed") or "")
+    # The unredacted source text ships only when the curator's card setting says so.
+    ship_history = project.setting(SETTING_PREFIX + "original_history") == "shipped"
     with project.tx() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
         rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)
@@ -104,6 +107,8 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
                 review.blockers)))
             continue
         case = _released(project, review, names, seed, include_comments)
+        if not ship_history:
+            case.release = {k: v for k, v in case.release.items() if k != ORIGINAL_HISTORY_KEY}
         reviewers.update(case.provenance["reviewers"])
         adjudicators.update(a["adjudicator"] for a in case.provenance["adjudications"])
         if case.provenance["green_light"]["by"]:

@@ -117,8 +117,10 @@ def handler(args: argparse.Namespace) -> int:
         review_reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
         print(f"{args.reopen[0]} {args.reopen[1]}: decision reopened")
     elif args.green_light:
-        review.green_light(project, actor, args.green_light)
+        result = review.green_light(project, actor, args.green_light)
         print(f"{args.green_light}: green-lit")
+        for warning in result.warnings:
+            print(f"    warning: {warning}")
     elif args.green_light_unanimous:
         outcome = review_actions.green_light_unanimous(project, actor)
         print(f"{len(outcome.done)} case(s) green-lit: {', '.join(outcome.done) or '-'}")

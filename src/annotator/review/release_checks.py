@@ -1,7 +1,12 @@
-"""The checks a case's final content must pass before it can be green-lit."""
+"""The checks a case's final content must pass before it can be green-lit, and warnings.
+
+Problems block the green light; warnings do not (the adjudicator may know better) but are
+shown at green light and in the export's pre-flight list.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from annotator.domain.checks import check_case
@@ -59,3 +64,27 @@ def release_problems(case: dict[str, Any], available_paths: set[str]) -> list[st
         problems.append("no essential exam among the exams the scoring core uses")
     problems.extend(f"{p.field}: {p.message}" for p in check_case(case))
     return problems
+
+
+def release_warnings(case: Mapping[str, Any], sha256_by_path: Mapping[str, str]) -> list[str]:
+    """Readable warnings about the final content (empty: nothing to flag).
+
+    Two exams of one case whose images have identical bytes are most likely one image
+    filed twice: the "evidence" of the second exam reveals nothing new and its metadata
+    describes something else.
+    """
+    figures_by_hash: dict[str, list[str]] = {}
+    for exam in case.get("imaging_examinations") or []:
+        if not isinstance(exam, dict):
+            continue
+        figure = str(exam.get("figure"))
+        for path in exam.get("image_paths") or []:
+            digest = sha256_by_path.get(path) if isinstance(path, str) else None
+            if digest and figure not in figures_by_hash.setdefault(digest, []):
+                figures_by_hash[digest].append(figure)
+    return [
+        f"{', '.join(figures)}: identical image bytes (sha256 {digest[:12]}...) in different"
+        " exams; one image filed twice?"
+        for digest, figures in sorted(figures_by_hash.items(), key=lambda kv: kv[1])
+        if len(figures) > 1
+    ]

@@ -112,7 +112,11 @@ def _fill(project: Project, location: str) -> str:
     save_card_settings(
         project,
         CURATOR,
-        license="CC-BY-4.0",
+        # As a EuroRad-derived release must be (sources CC BY-NC-SA 4.0, ShareAlike).
+        license="CC-BY-NC-SA-4.0",
+        source_license="CC-BY-NC-SA-4.0",
+        source_dates="written for the demo; no publication dates",
+        contact="https://github.com/annotator-demo/issues (demo placeholder)",
         description="Teaching cases written for the annotator demo, with images derived from "
         "files that ship inside pydicom and nilearn (see annotator/demo_data/SOURCES.md).",
         source_collection="annotator demo cases",

@@ -8,7 +8,7 @@ live in :mod:`annotator.services.review_reopen`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -20,7 +20,7 @@ from annotator.errors import NotFound, PermissionDenied, StateError, ValidationE
 from annotator.review.decision_values import validate_decision
 from annotator.review.final import FinalValues, final_values, release_content
 from annotator.review.items import case_items
-from annotator.review.release_checks import release_problems
+from annotator.review.release_checks import release_problems, release_warnings
 from annotator.services.caseflow import active_annotations
 from annotator.services.history import record
 from annotator.services.project import Project
@@ -54,6 +54,7 @@ class CaseReview:
     final: FinalValues
     release: dict[str, Any]
     blockers: list[str]  # why the case cannot be green-lit now (empty: it can)
+    warnings: list[str] = field(default_factory=list)  # shown at green light; not blocking
 
 
 def reason_codes(project: Project) -> tuple[str, ...]:
@@ -106,12 +107,13 @@ def review_in(session: Session, case: Case) -> CaseReview:
     content = current_content(session, case)
     final = final_values(content, submitted_labels(session, case), decisions(session, case))
     release = release_content(content, final.values)
-    paths = {
-        img.draft_path
+    hashes = {
+        img.draft_path: img.sha256
         for img in session.scalars(
             select(CaseImage).where(CaseImage.revision_id == case.current_revision_id)
         )
     }
+    paths = set(hashes)
     blockers: list[str] = []
     if case.state not in REVIEW_STATES:
         blockers.append(f"the case is {case.state.replace('_', ' ')}, not in review")
@@ -120,7 +122,8 @@ def review_in(session: Session, case: Case) -> CaseReview:
         blockers.append("the final value is discard: exclude the case instead")
     else:
         blockers += release_problems(release, paths)
-    return CaseReview(case.case_id, case.state, final, release, blockers)
+    warnings = release_warnings(release, hashes)
+    return CaseReview(case.case_id, case.state, final, release, blockers, warnings)
 
 
 def review_case(project: Project, case_id: str) -> CaseReview:

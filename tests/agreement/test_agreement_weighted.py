@@ -120,3 +120,23 @@ def test_undefined_resamples_are_dropped_and_counted() -> None:
     assert ci.below_nominal and ci.as_dict()["coverage_below_nominal"] is True
     # 100% agreement: every resample is undefined for kappa -> no interval at all.
     assert case_bootstrap_interval(np.zeros((25, 2)), ids, "cohen_kappa", n_categories=2) is None
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_batch_kappa_equals_the_scalar_definition(weights: str | None) -> None:
+    from annotator.agreement.kappa import mean_kappa_batch, mean_kappa_from_confusions
+
+    rng = np.random.default_rng(5)
+    tables = rng.integers(0, 4, size=(40, 3, 3, 3)).astype(float)
+    tables[0] = 0  # no shared unit at all: undefined
+    tables[1] = 0
+    tables[1, :, 0, 0] = 5  # both raters always say 0: no chance disagreement, undefined
+    tables[2, 0] = 0  # one pair undefined, the others defined
+    batch = mean_kappa_batch(tables, weights)  # type: ignore[arg-type]
+    for row, value in zip(tables, batch, strict=True):
+        scalar = mean_kappa_from_confusions(row, weights)  # type: ignore[arg-type]
+        if scalar is None:
+            assert np.isnan(value)
+        else:
+            assert value == pytest.approx(scalar, abs=1e-12)
+    assert np.isnan(batch[0]) and np.isnan(batch[1]) and not np.isnan(batch[2])

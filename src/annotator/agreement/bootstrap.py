@@ -92,14 +92,16 @@ def bootstrap_interval(
     *,
     min_cases: int = MIN_CASES,
     confidence: float = 0.95,
+    batch: Callable[[FloatArray], FloatArray] | None = None,
 ) -> BootstrapCI | None:
     """Percentile bootstrap CI of ``statistic`` over cases, with the count of dropped resamples.
 
     ``per_case_stats`` is cases x ... (one row per case, any trailing shape);
     ``statistic`` receives the sum of the drawn rows (shape ``per_case_stats.shape[1:]``)
-    and returns the coefficient or None. Resamples where it is undefined (None or nan) are
-    dropped and counted. Returns None below ``min_cases`` cases or when every resample is
-    undefined.
+    and returns the coefficient or None. ``batch``, when given, computes the same statistic
+    for a block of resample sums at once (block x ...; nan where undefined) and is used
+    instead. Resamples where it is undefined (None or nan) are dropped and counted.
+    Returns None below ``min_cases`` cases or when every resample is undefined.
     """
     stats = np.asarray(per_case_stats, dtype=np.float64)
     n_cases = stats.shape[0]
@@ -114,6 +116,10 @@ def bootstrap_interval(
         offsets = np.arange(len(block))[:, None] * n_cases
         weights = np.bincount((block + offsets).ravel(), minlength=len(block) * n_cases)
         sums = weights.reshape(len(block), n_cases).astype(np.float64) @ flat
+        if batch is not None:
+            values[start : start + len(block)] = batch(sums.reshape(len(block),
+                                                                    *stats.shape[1:]))
+            continue
         for offset, row in enumerate(sums.reshape((len(block), *stats.shape[1:]))):
             value = statistic(row)
             values[start + offset] = np.nan if value is None else value

@@ -75,6 +75,9 @@ def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[st
         value, ci = values[name], None
         if value is None:
             pass
+        elif name == "kappa" and choice == pairs:
+            out[name] = dict(out["mean_pairwise_cohen_kappa"])  # the same definition
+            continue
         elif name in ("mean_pairwise_cohen_kappa", "quadratic_weighted_kappa", "kappa"):
             chosen = {"mean_pairwise_cohen_kappa": pairs, "quadratic_weighted_kappa": quadratic,
                       "kappa": choice}[name]

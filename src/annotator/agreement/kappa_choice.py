@@ -27,6 +27,7 @@ from annotator.agreement.bootstrap import (
 from annotator.agreement.coefficients import fleiss_kappa
 from annotator.agreement.kappa import (
     Weights,
+    mean_kappa_batch,
     mean_kappa_from_confusions,
     mean_pairwise_cohen_kappa,
     pair_confusions,
@@ -106,4 +107,5 @@ class KappaChoice:
         stacked = np.stack(per_pair, axis=1)  # cases x pairs x k x k
         weights = self.weights
         return bootstrap_interval(stacked, lambda s: mean_kappa_from_confusions(s, weights),
-                                  n_resamples, seed, min_cases=min_cases)
+                                  n_resamples, seed, min_cases=min_cases,
+                                  batch=lambda block: mean_kappa_batch(block, weights))

@@ -84,7 +84,8 @@ def test_stats_reports_quadratic_kappa_ac2_and_cis(tmp_path: Path) -> None:
     assert report["gwet_ac2"] == pytest.approx(gwet_ac2(codes, 3, "linear"), abs=1e-12)
     definition = "linear-weighted Cohen's kappa, mean over annotator pairs"
     assert report["kappa"]["definition"] == definition
-    for name in ("percent_agreement", "gwet_ac1", "gwet_ac2", "fleiss_kappa", "kappa"):
+    for name in ("percent_agreement", "gwet_ac1", "gwet_ac2", "fleiss_kappa", "kappa",
+                 "quadratic_weighted_kappa"):
         low, high = report["ci95"][name]
         assert low <= high
     assert report["bootstrap"]["coverage_below_nominal"] is False

@@ -90,8 +90,10 @@ class KappaChoice:
     def bootstrap(
         self, codes: FloatArray, case_ids: Sequence[Hashable], n_categories: int,
         n_resamples: int = 1000, seed: int = 0, min_cases: int = MIN_CASES,
+        values: Sequence[float] | None = None,
     ) -> BootstrapCI | None:
-        """Bootstrap CI over cases of :meth:`compute` (pairs: those sharing enough units)."""
+        """Bootstrap CI over cases of :meth:`compute` (pairs: those sharing enough units;
+        ``values``: category positions for weighted Cohen's kappa, as in :meth:`compute`)."""
         if self.pooling == "fleiss":
             return case_bootstrap_interval(codes, case_ids, "fleiss_kappa",
                                            n_categories=n_categories, weights=self.weights,
@@ -106,6 +108,6 @@ class KappaChoice:
             return None
         stacked = np.stack(per_pair, axis=1)  # cases x pairs x k x k
         weights = self.weights
-        return bootstrap_interval(stacked, lambda s: mean_kappa_from_confusions(s, weights),
-                                  n_resamples, seed, min_cases=min_cases,
-                                  batch=lambda block: mean_kappa_batch(block, weights))
+        return bootstrap_interval(
+            stacked, lambda s: mean_kappa_from_confusions(s, weights, values), n_resamples,
+            seed, min_cases=min_cases, batch=lambda b: mean_kappa_batch(b, weights, values))

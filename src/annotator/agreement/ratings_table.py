@@ -223,9 +223,14 @@ def _stats_cis(
         ci = case_bootstrap_interval(codes, ids, coefficient, **options) if k else None
         cis[name] = None if ci is None else list(ci.interval)
         dropped[name] = 0 if ci is None else ci.dropped
-    kappa_ci = choice.bootstrap(codes, ids, k) if k else None
-    cis["kappa"] = None if kappa_ci is None else list(kappa_ci.interval)
-    dropped["kappa"] = 0 if kappa_ci is None else kappa_ci.dropped
+    kappas = {"kappa": choice}
+    if level != "nominal":
+        kappas["quadratic_weighted_kappa"] = KappaChoice("quadratic", "pairs")
+    for name, kind in kappas.items():
+        positions = None if level in ("nominal", "ordinal") else table.category_values
+        kappa_ci = kind.bootstrap(codes, ids, k, values=positions) if k else None
+        cis[name] = None if kappa_ci is None else list(kappa_ci.interval)
+        dropped[name] = 0 if kappa_ci is None else kappa_ci.dropped
     units = int(((~np.isnan(codes)).sum(axis=1) >= 2).sum())
     info = {"method": "percentile bootstrap over units", "n_resamples": 1000, "seed": 0,
             "min_units": MIN_CASES, "dropped_resamples": dropped,

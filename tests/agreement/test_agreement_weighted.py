@@ -141,3 +141,23 @@ def test_batch_kappa_equals_the_scalar_definition(weights: str | None) -> None:
         else:
             assert value == pytest.approx(scalar, abs=1e-12)
     assert np.isnan(batch[0]) and np.isnan(batch[1]) and not np.isnan(batch[2])
+
+
+def test_stats_command_takes_the_kappa_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from annotator.cli import main
+
+    path = tmp_path / "r.csv"
+    path.write_text("unit,x,y,z\nu1,low,mid,mid\nu2,high,high,\nu3,mid,low,low\nu4,low,low,mid\n")
+    code = main(["stats", str(path), "--level", "ordinal", "--order", "low,mid,high",
+                 "--kappa", "quadratic", "--kappa-pooling", "fleiss", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    codes = np.array([[0, 1, 1], [2, 2, NAN], [1, 0, 0], [0, 0, 1]])
+    assert report["kappa"]["value"] == pytest.approx(fleiss_kappa(codes, 3, "quadratic"))
+    assert report["kappa"]["definition"].startswith("quadratic-weighted Fleiss' kappa")
+    assert main(["stats", str(path), "--level", "ordinal"]) == 2  # words need --order
+    assert "need --order" in capsys.readouterr().err

@@ -283,4 +283,9 @@ def test_order_coefficients_do_not_depend_on_exam_listing_order() -> None:
         assert one["coefficients"][name]["value"] == pytest.approx(
             two["coefficients"][name]["value"], abs=1e-12), name
     assert one["n_units"] == 30 * 6 and one["n_rating_pairs"] == 30 * 6
+    # The pair minimum counts exam pairs, not orientations: 180 shared pairs < 200.
+    strict = ReportOptions(n_resamples=50, min_shared=200)
+    few = family(build_report(ProjectBasis(tuple(forward), (), (), 30), strict), "order")
+    assert few["coefficients"]["mean_pairwise_cohen_kappa"]["value"] is None
+    assert few["pairs"][0]["n_shared"] == 180 and few["pairs"][0]["cohen_kappa"] is None
     assert one["details"]["kendall_tau_b"] == two["details"]["kendall_tau_b"]

@@ -52,7 +52,8 @@ COEFFICIENTS: tuple[str, ...] = (
 def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[str, Any]]:
     f, k = r.family, len(r.family.labels)
     m, case_ids = r.symmetric()
-    choice = f.kappa(options)
+    # Mirrored units appear twice in m: the shared-unit minimum of a pair doubles with them.
+    choice = replace(f.kappa(options), min_shared=options.min_shared * r.orientations)
     pairs = replace(choice, pooling="pairs")
     quadratic = replace(pairs, weights="quadratic")
     ordinal = f.level == "ordinal"
@@ -228,6 +229,8 @@ def family_stats(
         "pair_word": f.pair_word,
         "kappa_weights": f.kappa(options).weights,
         "kappa_definition": f.kappa(options).definition(),
+        "gwet_ac2_weights": (f.kappa(options).weights or "quadratic")
+        if f.level == "ordinal" else None,
         "orientations": "each exam pair counted in both orientations (a | b and b | a)"
         if f.mirror is not None else None,
         "n_units": r.n_units,

@@ -109,7 +109,8 @@ def render_card(card: CardInput) -> str:
             " the scoring core; they are not part of this data release.", "",
             "## Croissant and Responsible-AI metadata", "",
             "`croissant.json`: Croissant 1.1 metadata with every distributed file's SHA-256,"
-            " record sets for cases, images and these counts, the licence, and the"
+            " record sets for cases (with their exams, steps, preferred order and rubrics),"
+            " images and these counts, the licence, and the"
             " Responsible-AI (`rai:`) fields below as text.", ""]
     out += _licences(card)
     for title, text in (("Intended use", s.intended_use), ("Non-use", s.non_use),

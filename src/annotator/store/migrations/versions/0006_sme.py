@@ -53,6 +53,7 @@ def upgrade() -> None:
         sa.Column("ground_truth", sa.JSON(), nullable=True),
         sa.Column("output", sa.JSON(), nullable=False),
         sa.Column("system", sa.String(length=200), nullable=False),
+        sa.Column("content_hash", sa.String(length=64), nullable=False),
         sa.Column("source_file", sa.Text(), nullable=False),
         sa.Column("imported_at", sa.DateTime(), nullable=False),
         sa.Column("imported_by", sa.String(length=200), nullable=False),

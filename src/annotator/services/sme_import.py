@@ -231,6 +231,7 @@ def import_items(project: Project, actor: str, paths: list[Path]) -> ItemImportR
             else:
                 report.unchanged += 1
         if problems:
+            problems.sort(key=lambda p: (p.file, p.line))
             raise ImportRejected([str(p) for p in problems])
         position = session.scalar(select(func.max(SmeItem.position))) or 0
         for item, file in fresh:

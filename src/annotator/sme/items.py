@@ -126,15 +126,18 @@ class _BadJson(ValueError):
 
 
 def _objects(text: str, jsonl: bool) -> list[tuple[int, Any]]:
-    """(line, value) of each item; _BadJson names the line of malformed text."""
+    """(line, value) of each item; _BadJson names the line of malformed text.
+
+    A malformed JSONL line is returned as its _BadJson, so the other lines are still checked.
+    """
     if jsonl:
-        out = []
+        out: list[tuple[int, Any]] = []
         for number, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 try:
                     out.append((number, json.loads(line)))
                 except json.JSONDecodeError as exc:
-                    raise _BadJson(number, exc.msg) from None
+                    out.append((number, _BadJson(number, exc.msg)))
         return out
     try:
         return _array(text)
@@ -194,6 +197,9 @@ def read_items(paths: list[Path]) -> ReadItems:
             result.problems.append(ItemProblem(name, 1, None, f"cannot read: {exc}"))
             continue
         for line, value in objects:
+            if isinstance(value, _BadJson):
+                result.problems.append(ItemProblem(name, line, None, f"not valid JSON: {value}"))
+                continue
             ident = str(value.get("item_id")) if isinstance(value, dict) else None
             if not isinstance(value, dict):
                 result.problems.append(ItemProblem(name, line, None, "an item must be an object"))

@@ -309,4 +309,3 @@ def lint(paths: list[Path], others: Iterable[Benchmark] = ()) -> LintResult:
 
 def as_lines(problems: Iterable[Problem]) -> list[str]:
     return [str(p) for p in problems]
-

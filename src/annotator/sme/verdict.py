@@ -81,7 +81,7 @@ def check_score(benchmark: Benchmark, value: Any) -> float:
         raise ValidationError(f"score must be a number, not {value!r}") from None
     if not math.isfinite(number) or not scale.min_value <= number <= scale.max_value:
         raise ValidationError(
-            f"score {value} is outside {benchmark.code}'s scale "
+            f"score {number:g} is outside {benchmark.code}'s scale "
             f"{scale.min_value:g}..{scale.max_value:g}"
         )
     return number

@@ -65,6 +65,16 @@ def _packed(matrix: np.ndarray) -> np.ndarray:
     return np.array([r[~np.isnan(r)] for r in rows]).reshape(len(rows), m)
 
 
+def _modal_rows(matrix: np.ndarray) -> np.ndarray:
+    """Units with the most common number (>= 2) of ratings: Fleiss' kappa needs equal counts."""
+    counts = (~np.isnan(matrix)).sum(axis=1)
+    multi = counts[counts >= 2]
+    if multi.size == 0:
+        return matrix[:0]
+    rows: np.ndarray = matrix[counts == int(np.bincount(multi).argmax())]
+    return rows
+
+
 def _multi(matrix: np.ndarray) -> int:
     return int(((~np.isnan(matrix)).sum(axis=1) >= 2).sum())
 
@@ -159,7 +169,7 @@ def reliability(
             ]
         m = _matrix(rows, family, codes)
         units[family] = _multi(m)
-        kappa[family] = fleiss_kappa(m, len(labels)) if units[family] else None
+        kappa[family] = fleiss_kappa(_modal_rows(m), len(labels)) if units[family] else None
         alpha[family] = _safe_alpha(m, "nominal", range(len(labels)))
         agreement[family] = percent_agreement(m) if units[family] else None
     scores = _score_matrix(verdicts)

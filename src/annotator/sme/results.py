@@ -20,7 +20,7 @@ from annotator.sme.formula import FormulaError, normaliser
 from annotator.sme.spec import Benchmark
 
 N_RESAMPLES = 1000
-MIN_ITEMS = 5  # fewer applicable items: no interval (a percentile CI of 2 items says little)
+MIN_ITEMS = 3  # fewer applicable items: no interval (a percentile CI of 2 items says nothing)
 
 
 @dataclass(frozen=True)

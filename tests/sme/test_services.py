@@ -279,3 +279,52 @@ def test_command_line_drives_a_verdict(
     ]  # fmt: skip
     data = json.loads((out / "sme-results.json").read_text())
     assert {b["code"] for b in data["benchmarks"]} == {"A-NEG1", "A-NEG2"}
+
+
+def test_json_array_items_report_their_own_lines(sme: Any, tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    good, bad = _item(30), _item(31, benchmark="A-NOPE1")
+    path.write_text('{"items": [\n' + json.dumps(good) + ",\n\n" + json.dumps(bad) + "\n]}\n")
+    with pytest.raises(ImportRejected) as caught:
+        import_items(sme, "cu", [path])
+    assert caught.value.lines == [f"{path}:4: item it-31: unknown benchmark A-NOPE1"]
+    path.write_text(json.dumps([good]))
+    assert import_items(sme, "cu", [path]).added == 1
+
+
+def test_changed_criteria_supersede_decisions(sme: Any, tmp_path: Path) -> None:
+    task = _task(sme, "it-03")
+    a, b = _reviewers(sme, task)
+    _give(sme, a, task, applicability="applicable", outcome="pass", score=4)
+    _give(sme, b, task, applicability="excluded", rationale="template",
+          exclusion_clause="the narrative is a template")  # fmt: skip
+    sme_adjudication.adjudicate(sme, "adj", task, "applicability", "applicable", "real text")
+    scale = {"min_value": 0, "max_value": 4, "descriptions": {4: "correct", 0: "wrong"}}
+    write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale))
+    import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
+    with sme.tx() as s:
+        assert len(entries(s, action="sme_adjudication_superseded")) == 1
+    for who in (a, b):
+        sme_review.submit(sme, who, task)
+    (open_,) = sme_adjudication.list_conflicts(sme, "adj", open_only=True)
+    assert (open_.item_id, open_.key) == ("it-03", "applicability")
+
+
+def test_cli_import_and_review(
+    sme: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = write(tmp_path, "bad.yaml", benchmark("A-NEG3", weight=0.1))
+    assert main(["--project", sme.location, "--as", "cu", "sme-import", str(bad)]) == 1
+    assert "E-WEIGHT-SUM" in capsys.readouterr().out
+    task = _task(sme, "it-01")
+    a, b = _reviewers(sme, task)
+    _give(sme, a, task, **PASS)
+    _give(sme, b, task, applicability="applicable", outcome="pass", score=0)
+    base = ["--project", sme.location, "--as", "adj", "sme-review"]
+    assert main([*base, "--open", "--json"]) == 0
+    (conflict,) = json.loads(capsys.readouterr().out)
+    assert (conflict["item"], conflict["field"]) == ("it-01", "score")
+    assert main([*base, "--decide", "it-01", "A-NEG2", "score", "3"]) == 2  # no --reason
+    assert main([*base, "--decide", "it-01", "A-NEG2", "score", "3", "--reason", "level 3"]) == 0
+    assert main([*base, "--open"]) == 0
+    assert "no conflicts" in capsys.readouterr().out

@@ -23,7 +23,14 @@ from annotator.sme.items import ItemProblem, ReviewItem, read_items
 from annotator.sme.lint import Problem, lint
 from annotator.sme.spec import REVIEWED, Benchmark
 from annotator.sme.verdict import check_score
-from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, utcnow
+from annotator.store.schema import (
+    SmeAdjudication,
+    SmeBenchmark,
+    SmeItem,
+    SmeTask,
+    SmeVerdict,
+    utcnow,
+)
 
 
 class ImportRejected(AnnotatorError):
@@ -159,6 +166,23 @@ def _change(
         .where(SmeTask.benchmark_id == row.id, SmeVerdict.state != "assigned")
         .with_for_update()
     ).all()
+    tasks = select(SmeTask.id).where(SmeTask.benchmark_id == row.id)
+    decisions = session.scalars(
+        select(SmeAdjudication).where(
+            SmeAdjudication.task_id.in_(tasks), SmeAdjudication.superseded.is_(False)
+        )
+    ).all()
+    for decision in decisions:
+        decision.superseded = True  # decided under the old criteria: decided again if needed
+        record(
+            session,
+            actor,
+            "sme_adjudication_superseded",
+            key=decision.key,
+            before=decision.value,
+            task=str(decision.task_id),
+            benchmark=benchmark.code,
+        )
     for verdict in verdicts:
         verdict.state = "in_progress"  # kept fields; counted again once resubmitted
         verdict.needs_recheck = True

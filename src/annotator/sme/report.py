@@ -77,7 +77,11 @@ def forest_svg(results: SmeResults, width: int = 640) -> str:
     height = top + step * max(len(rows), 1) + 36
     x0, x1 = label_w, width - right
     span = x1 - x0
-    body = [_text(8, 18, "Mean normalised score, 95% bootstrap CI", 12, weight="bold")]
+    body = [
+        _text(8, 18, "Mean normalised score, 95% bootstrap CI", 12, weight="bold"),
+        _line(x1 - 70, 9, x1 - 70, 21, "#c23b3b", 1.5),
+        _text(x1 - 64, 19, "threshold", 10, colour="#555"),
+    ]
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         x = x0 + tick * span
         body.append(_line(x, top - 6, x, height - 30, "#e3e3e3"))

@@ -132,7 +132,7 @@ def card(row: SmeBenchmark) -> BenchmarkCard:
     )
 
 
-def _pane(value: Any) -> Pane:
+def pane(value: Any) -> Pane:
     return Pane(is_json(value), pretty(value), value)
 
 
@@ -264,9 +264,9 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
             item_id=item.item_id,
             title=_title(item, total, bench.code),
             state=_state(mine),
-            test_case=_pane(item.test_case),
-            ground_truth=None if truth is None else _pane(truth),
-            output=_pane(output),
+            test_case=pane(item.test_case),
+            ground_truth=None if truth is None else pane(truth),
+            output=pane(output),
             diff=field_diff(truth, output) if both else None,
             benchmark=card(bench),
             fields=dict(mine.fields),

@@ -122,6 +122,7 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
                     got.verdicts,
                     cases=by_case(got.scores, case_of),
                     automated=got.automated,
+                    seed=seed,
                 )
             )
         return SmeResults(

@@ -162,3 +162,10 @@ def test_weight_sums_count_the_project(tmp_path: Path) -> None:
     assert problem.message == (
         "the weights of rubric A-NEG sum to 0.75, not 1 (A-NEG1 0.25, A-NEG2 0.5)"
     )
+
+
+def test_alias_bomb_is_refused(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 7)]
+    (problem,) = lint([write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n")]).problems
+    assert problem.code == "E-YAML" and "aliases" in problem.message

@@ -217,3 +217,14 @@ def test_reliability_cis_need_twenty_units() -> None:
     assert result.ci["score"]["alpha"] is not None and result.ci["score"]["icc"] is not None
     few = reliability(NEG2, rows[:19])
     assert few.ci["outcome"]["kappa"] is None and few.ci["score"]["icc"] is not None
+
+
+def test_cronbach_below_point_seven_is_flagged() -> None:
+    verdict = {"applicability": "applicable", "outcome": "pass", "score": 4.0}
+    rows = [{"a": verdict, "b": verdict}] * 3
+    # Cases x items [[1, 3], [2, 1], [3, 2]]: item variances 1 + 1, totals 4, 3, 5 with
+    # variance 1, so alpha = 2 (1 - 2/1) = -2.
+    cases = np.array([[1.0, 3.0], [2.0, 1.0], [3.0, 2.0]])
+    result = reliability(NEG2, rows, cases=cases)
+    assert result.cronbach == pytest.approx(-2.0)
+    assert any(f.startswith("Cronbach's alpha -2.00 < 0.7") for f in result.flags)

@@ -169,3 +169,10 @@ def test_alias_bomb_is_refused(tmp_path: Path) -> None:
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 7)]
     (problem,) = lint([write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n")]).problems
     assert problem.code == "E-YAML" and "aliases" in problem.message
+
+
+def test_shape_and_empty_inputs(tmp_path: Path) -> None:
+    assert _codes([write(tmp_path, "s.yaml", "just a string\n")]) == ["E-SHAPE"]
+    assert _codes([write(tmp_path, "e.yaml", "")]) == ["E-YAML"]
+    (tmp_path / "empty").mkdir()
+    assert _codes([tmp_path / "empty"]) == ["E-NOFILE"]

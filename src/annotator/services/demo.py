@@ -26,6 +26,7 @@ from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
 from annotator.services.project import Project, is_url, open_project, project_is_empty
+from annotator.services.sme_demo import demo_sme_review
 from annotator.services.status import project_status
 from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
@@ -109,6 +110,7 @@ def _fill(project: Project, location: str) -> str:
     assign(project, CURATOR, 2)
     plan = replay_work(project)
     demo_judge_scoring(project, CURATOR, SENIOR, SEED)
+    demo_sme_review(project, CURATOR, SENIOR, PHYSICIANS, SEED)
     save_card_settings(
         project,
         CURATOR,

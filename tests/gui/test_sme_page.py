@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QThreadPool
+from PySide6.QtCore import Qt, QThreadPool
 from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QPlainTextEdit, QTextBrowser
 
 from annotator.gui.context import GuiContext
@@ -70,8 +70,6 @@ def _open(page: SmePage, item: str, code: str) -> Any:
 
 
 def _key(qtbot: Any, page: SmePage, key: str, ctrl: bool = False, shift: bool = False) -> None:
-    from PySide6.QtCore import Qt
-
     mods = Qt.KeyboardModifier.NoModifier
     if ctrl:
         mods |= Qt.KeyboardModifier.ControlModifier
@@ -106,6 +104,9 @@ def test_a_verdict_by_keys_and_buttons_is_stored_and_survives_reopening(
     page = _page(qtbot, sme)
     assert page.tabs.count() == 1  # no conflicts or results for an SME
     task = _open(page, "it-01", "A-NEG2")
+    diff = page.verdict.diff.toPlainText()  # ground truth chest_pain true, output false
+    assert "chest_pain" in diff and "changed" in diff and "fever" not in diff
+    assert "Double negation" in page.verdict.card.toPlainText()
     _key(qtbot, page, "A")
     assert _stored(sme, task) == {"applicability": "applicable"}
     _key(qtbot, page, "F")
@@ -215,6 +216,12 @@ def test_rationale_is_required_when_flagged(qtbot: Any, sme: Any) -> None:
     qtbot.keyClicks(form.failure, "fever set true")
     page.verdict.queue.setFocus()
     assert form.rationale_label.text() == "Rationale *"
+    form.free.setFocus()  # a free value within the scale instead of a described level
+    form.free.selectAll()
+    qtbot.keyClicks(form.free, "0.85")
+    qtbot.keyClick(form.free, Qt.Key.Key_Return)
+    assert sme_review.view(sme, "a1", task).fields["score"] == 0.85
+    assert not any(button.isChecked() for _v, button in form.level_buttons)
     _key(qtbot, page, "Return", ctrl=True)
     view = sme_review.view(sme, "a1", task)
     assert not view.submitted and view.missing == ["rationale"]
@@ -260,3 +267,29 @@ def test_a_senior_decides_a_conflict_and_reads_the_results(qtbot: Any, team: Any
     assert any(c.startswith("A-NEG1 · ") for c in codes)
     assert results.forest.renderer().isValid()
     assert results.forest.width() > 300
+
+
+def test_in_the_main_window_the_keys_are_registered_and_rebindable(
+    qtbot: Any, make_window: Any, gui_project: Any, tmp_path: Path
+) -> None:
+    import_benchmarks(gui_project, "cu", valid_set(tmp_path))
+    path = tmp_path / "items.jsonl"
+    path.write_text(json.dumps(_item(1, "A-NEG2")) + "\n")
+    import_items(gui_project, "cu", [path])
+    sme_review.assign(gui_project, "cu", per_item=2)
+    window = make_window()
+    window.show_page("sme")
+    page = window.page("sme")
+    task = page.verdict.task
+    assert task is not None
+    registry = window.registry
+    assert registry.shortcut("sme.excluded") == "X" and not registry.conflicts()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_X)  # focus starts in the queue
+    assert _stored(gui_project, task) == {"applicability": "excluded"}
+    assert registry.rebind("sme.excluded", "E") == []
+    qtbot.keyClick(page.verdict.queue, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert _stored(gui_project, task) == {}
+    qtbot.keyClick(page.verdict.queue, Qt.Key.Key_X)  # no longer bound
+    assert _stored(gui_project, task) == {}
+    qtbot.keyClick(page.verdict.queue, Qt.Key.Key_E)
+    assert _stored(gui_project, task) == {"applicability": "excluded"}

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QApplication, QTabWidget, QVBoxLayout, QWidget
 
 from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
@@ -89,6 +90,19 @@ class SmePage(QWidget):
             self.results.refresh()
         elif tab is self.verdict:
             self.verdict.reload_queue(keep=self.verdict.task)
+
+    def ready(self) -> bool:
+        """False while results are computed off the GUI thread (screenshots wait)."""
+        return self.results is None or not self.results.busy
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        # The verdict keys act within the verdict tab: start with the focus in it.
+        focus = QApplication.focusWidget()
+        if self.tabs.currentWidget() is self.verdict and not (
+            focus is not None and self.verdict.isAncestorOf(focus)
+        ):
+            self.verdict.queue.setFocus()
 
     def shutdown(self) -> None:
         """Save typed text that has not paused yet (the window is closing or switching)."""

@@ -155,6 +155,8 @@ class VerdictForm(QWidget):
             combo.blockSignals(False)
         for _value, button in self.level_buttons:
             self.level_group.removeButton(button)
+            self.levels_layout.removeWidget(button)
+            button.hide()  # gone now, not at the next event loop turn
             button.deleteLater()
         self.level_buttons = []
         for i, level in enumerate(card.levels, start=1):

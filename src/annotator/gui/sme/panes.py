@@ -4,6 +4,7 @@ SME's verdict beside the automated one. Pure functions of the service's views (n
 from __future__ import annotations
 
 import html
+import json
 from typing import Any
 
 from annotator.services.sme_review import BenchmarkCard, Pane
@@ -43,6 +44,13 @@ def _short(value: Any) -> str:
     return "—" if value is None else e(str(value))
 
 
+def _side(value: Any, present: bool) -> str:
+    """A diff cell: JSON null where the side has the field, a dash where it has none."""
+    if not present:
+        return "—"
+    return "null" if value is None else e(json.dumps(value, ensure_ascii=False))
+
+
 def diff_html(diff: list[FieldDiff] | None) -> str:
     """The field-level difference of ground truth and output ('' when not both JSON)."""
     if diff is None:
@@ -52,7 +60,8 @@ def diff_html(diff: list[FieldDiff] | None) -> str:
     rows = "".join(
         f"<tr><td><code>{e(d.path)}</code></td>"
         f"<td style='color:{KIND_COLOURS.get(d.kind, '#000')}'>{e(d.kind)}</td>"
-        f"<td>{_short(d.ground_truth)}</td><td>{_short(d.output)}</td></tr>"
+        f"<td>{_side(d.ground_truth, d.kind != 'extra')}</td>"
+        f"<td>{_side(d.output, d.kind != 'missing')}</td></tr>"
         for d in diff
     )
     return (

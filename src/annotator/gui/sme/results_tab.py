@@ -7,6 +7,7 @@ The bootstrap runs off the GUI thread (``workers.run_in_background``).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -71,6 +73,43 @@ def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], b
     return out
 
 
+def reliability_html(results: sme_results.SmeResults) -> str:
+    """Per benchmark: kappa and alpha on applicability and pass/flag, ICC and interval alpha
+    on scores, Cronbach's alpha, and SME vs automated agreement (hybrid); flags in red."""
+    head = (
+        "<tr><th align='left'>code</th><th>κ appl.</th><th>α appl.</th><th>κ pass/flag</th>"
+        "<th>α pass/flag</th><th>ICC</th><th>α score</th><th>Cronbach α</th>"
+        "<th>vs automated κ / qwk</th></tr>"
+    )
+    rows = ""
+    for r in results.reliability:
+        auto = r.automated or {}
+        versus = (
+            f"{_num(auto.get('outcome_kappa'))} / {_num(auto.get('score_weighted_kappa'))}"
+            if r.automated
+            else "–"
+        )
+        cells = (
+            r.kappa.get("applicability"), r.alpha.get("applicability"), r.kappa.get("outcome"),
+            r.alpha.get("outcome"), r.icc, r.alpha.get("score"), r.cronbach,
+        )  # fmt: skip
+        rows += (
+            f"<tr><td>{html.escape(r.code)}</td>"
+            + "".join(f"<td align='right'>{_num(c)}</td>" for c in cells)
+            + f"<td align='right'>{versus}</td></tr>"
+        )
+        if r.flags:
+            rows += (
+                f"<tr><td></td><td colspan='8' style='color:#c0392b'>"
+                f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
+            )
+    return (
+        "<p><b>Reliability</b> (items with two or more SME verdicts; "
+        "flag: ICC &lt; 0.75, Cronbach α &lt; 0.7)</p>"
+        f"<table cellspacing='0' cellpadding='3' border='1' width='100%'>{head}{rows}</table>"
+    )
+
+
 class ResultsTab(QWidget):
     def __init__(self, context: GuiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,13 +132,15 @@ class ResultsTab(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.forest = QSvgWidget()
+        self.reliability = QTextBrowser()
         plot = QWidget()
         holder = QHBoxLayout(plot)
-        holder.addWidget(self.forest)
-        holder.addStretch(1)
+        holder.setContentsMargins(0, 0, 0, 0)
+        holder.addWidget(self.forest, 0, Qt.AlignmentFlag.AlignTop)
+        holder.addWidget(self.reliability, 1)
         split.addWidget(self.table)
         split.addWidget(plot)
-        split.setSizes([300, 360])
+        split.setSizes([260, 400])
         column.addWidget(split, 1)
 
     def refresh(self) -> None:
@@ -139,6 +180,7 @@ class ResultsTab(QWidget):
         self.forest.load(QByteArray(svg.encode("utf-8")))
         size = self.forest.renderer().defaultSize()
         self.forest.setFixedSize(size)
+        self.reliability.setHtml(reliability_html(results))
         basis = results.basis
         self.status.setText(
             f"{len(results.benchmarks)} benchmark(s), {len(results.rubrics)} rubric(s); "

@@ -196,3 +196,35 @@ def test_reliability_flags_low_icc_and_automated_agreement() -> None:
     # pass/flag table [[1, 1], [0, 2]]: po = 3/4, pe = (2*1 + 2*3)/16 = 1/2, kappa = 1/2
     assert agreement["outcome_kappa"] == pytest.approx(0.5)
     assert agreement["score_units"] == 4
+
+
+def test_reliability_cis_need_twenty_units() -> None:
+    rng = np.random.default_rng(7)
+    rows = []
+    for _ in range(24):
+        truth = rng.choice(["pass", "flag"])
+        other = truth if rng.random() < 0.8 else ("flag" if truth == "pass" else "pass")
+        score = float(rng.integers(0, 5))
+        rows.append(
+            {"a": {"applicability": "applicable", "outcome": truth, "score": score},
+             "b": {"applicability": "applicable", "outcome": other,
+                   "score": min(4.0, score + float(rng.integers(0, 2)))}}
+        )  # fmt: skip
+    result = reliability(NEG2, rows)
+    kappa = result.kappa["outcome"]
+    low, high = result.ci["outcome"]["kappa"] or (9.0, -9.0)
+    assert kappa is not None and low <= kappa <= high and -1 <= low < high <= 1
+    assert result.ci["score"]["alpha"] is not None and result.ci["score"]["icc"] is not None
+    few = reliability(NEG2, rows[:19])
+    assert few.ci["outcome"]["kappa"] is None and few.ci["score"]["icc"] is not None
+
+
+def test_cronbach_below_point_seven_is_flagged() -> None:
+    verdict = {"applicability": "applicable", "outcome": "pass", "score": 4.0}
+    rows = [{"a": verdict, "b": verdict}] * 3
+    # Cases x items [[1, 3], [2, 1], [3, 2]]: item variances 1 + 1, totals 4, 3, 5 with
+    # variance 1, so alpha = 2 (1 - 2/1) = -2.
+    cases = np.array([[1.0, 3.0], [2.0, 1.0], [3.0, 2.0]])
+    result = reliability(NEG2, rows, cases=cases)
+    assert result.cronbach == pytest.approx(-2.0)
+    assert any(f.startswith("Cronbach's alpha -2.00 < 0.7") for f in result.flags)

@@ -144,3 +144,35 @@ def test_sme_lint_command_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["sme-lint", str(tmp_path / "a-neg1.yaml"), str(bad)]) == 1
     out = capsys.readouterr().out
     assert f"{bad}:{_line(bad, 'weight:')}: E-WEIGHT: weight 3 is outside 0..1" in out
+
+
+def test_weight_sums_count_the_project(tmp_path: Path) -> None:
+    from annotator.sme.spec import Benchmark
+
+    project = [
+        Benchmark.model_validate(benchmark("A-NEG1", weight=0.25)),
+        Benchmark.model_validate(benchmark("A-NEG2", weight=0.75)),
+    ]
+    # A third A-NEG benchmark breaks the project's sum, though this file alone sums to 1.
+    third = write(tmp_path, "c.yaml", benchmark("A-NEG3", weight=1.0))
+    assert [p.code for p in lint([third], project).errors] == ["E-WEIGHT-SUM"]
+    # Re-importing A-NEG2 with a new weight replaces its weight in the sum.
+    lighter = write(tmp_path, "n.yaml", benchmark("A-NEG2", weight=0.5))
+    (problem,) = lint([lighter], project).errors
+    assert problem.message == (
+        "the weights of rubric A-NEG sum to 0.75, not 1 (A-NEG1 0.25, A-NEG2 0.5)"
+    )
+
+
+def test_alias_bomb_is_refused(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 7)]
+    (problem,) = lint([write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n")]).problems
+    assert problem.code == "E-YAML" and "aliases" in problem.message
+
+
+def test_shape_and_empty_inputs(tmp_path: Path) -> None:
+    assert _codes([write(tmp_path, "s.yaml", "just a string\n")]) == ["E-SHAPE"]
+    assert _codes([write(tmp_path, "e.yaml", "")]) == ["E-YAML"]
+    (tmp_path / "empty").mkdir()
+    assert _codes([tmp_path / "empty"]) == ["E-NOFILE"]

@@ -328,3 +328,20 @@ def test_cli_import_and_review(
     assert main([*base, "--decide", "it-01", "A-NEG2", "score", "3", "--reason", "level 3"]) == 0
     assert main([*base, "--open"]) == 0
     assert "no conflicts" in capsys.readouterr().out
+
+
+def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_path: Path) -> None:
+    task = _task(sme, "it-02")
+    a, _b = _reviewers(sme, task)
+    _give(sme, a, task, **PASS)  # score 4
+    scale = {"min_value": 0, "max_value": 3, "descriptions": {3: "correct", 0: "wrong"}}
+    write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale, threshold=2,
+                                            concept="Double negatives. Threshold: 2."))  # fmt: skip
+    assert (
+        import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"]).rechecks
+        == 1
+    )
+    with pytest.raises(ValidationError, match="score 4 is outside A-NEG2's scale 0..3"):
+        sme_review.submit(sme, a, task)
+    assert sme_review.set_field(sme, a, task, "score", 3) == 4.0
+    sme_review.submit(sme, a, task)

@@ -18,7 +18,7 @@ from annotator.domain.states import Role
 from annotator.errors import NotFound, ValidationError
 from annotator.services.history import record
 from annotator.services.project import Project
-from annotator.services.sme_review import BenchmarkCard, Pane, _pane, benchmark_of, card
+from annotator.services.sme_review import BenchmarkCard, Pane, benchmark_of, card, pane
 from annotator.services.users import require_reader_of_others, require_role
 from annotator.sme.verdict import Verdict, check_field, conflicts
 from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeItem, SmeTask, SmeVerdict
@@ -132,9 +132,9 @@ def conflict_view(project: Project, actor: str, task_id: uuid.UUID) -> ConflictV
         return ConflictView(
             task_id=task_id,
             item_id=item.item_id,
-            test_case=_pane(item.test_case),
-            ground_truth=None if item.ground_truth is None else _pane(item.ground_truth),
-            output=_pane(item.output),
+            test_case=pane(item.test_case),
+            ground_truth=None if item.ground_truth is None else pane(item.ground_truth),
+            output=pane(item.output),
             benchmark=card(bench),
             by_letter=_letters(verdicts),
             conflicts=conflicts(benchmark_of(bench), verdicts),

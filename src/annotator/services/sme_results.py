@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from annotator.services.project import Project
 from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
@@ -61,7 +62,7 @@ class _Collected:
 
 
 def _collect(
-    session: Any,
+    session: Session,
     bench: SmeBenchmark,
     benchmark: Benchmark,
     submitted: dict[uuid.UUID, dict[str, Verdict]],
@@ -122,6 +123,7 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
                     got.verdicts,
                     cases=by_case(got.scores, case_of),
                     automated=got.automated,
+                    seed=seed,
                 )
             )
         return SmeResults(

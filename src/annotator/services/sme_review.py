@@ -24,7 +24,7 @@ from annotator.services.users import get_user, require_role
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
-from annotator.sme.verdict import Verdict, check_field, cleaned, missing_fields
+from annotator.sme.verdict import Verdict, check_field, cleaned, missing_fields, stale_fields
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, User, utcnow
 
 # Queue states shown to the SME (needs_recheck overrides the stored state).
@@ -132,7 +132,7 @@ def card(row: SmeBenchmark) -> BenchmarkCard:
     )
 
 
-def _pane(value: Any) -> Pane:
+def pane(value: Any) -> Pane:
     return Pane(is_json(value), pretty(value), value)
 
 
@@ -264,9 +264,9 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
             item_id=item.item_id,
             title=_title(item, total, bench.code),
             state=_state(mine),
-            test_case=_pane(item.test_case),
-            ground_truth=None if truth is None else _pane(truth),
-            output=_pane(output),
+            test_case=pane(item.test_case),
+            ground_truth=None if truth is None else pane(truth),
+            output=pane(output),
             diff=field_diff(truth, output) if both else None,
             benchmark=card(bench),
             fields=dict(mine.fields),
@@ -317,11 +317,15 @@ def submit(project: Project, actor: str, task_id: uuid.UUID) -> None:
         task, item, bench, mine = _load(session, actor, task_id)
         if mine.state == "submitted":
             return
-        missing = missing_fields(benchmark_of(bench), mine.fields)
+        benchmark = benchmark_of(bench)
+        missing = missing_fields(benchmark, mine.fields)
         if missing:
             raise ValidationError(
                 f"{item.item_id} {bench.code}: not given yet: {', '.join(missing)}"
             )
+        stale = stale_fields(benchmark, mine.fields)
+        if stale:
+            raise ValidationError(f"{item.item_id} {bench.code}: {'; '.join(stale)}")
         mine.submitted = cleaned(mine.fields)
         mine.state = "submitted"
         mine.submitted_at = utcnow()

@@ -256,7 +256,8 @@ def check_set(
                     f" {seen[1].file}:{seen[1].line_of('code')}",
                 )
             )
-    # Rubrics this import touches, with the project's other benchmarks of those rubrics.
+    # Rubrics this import touches, with the project's other benchmarks of those rubrics (a
+    # benchmark cannot leave its rubric: its code names the rubric, see E-CODE).
     weights: dict[str, dict[str, float]] = {}
     for code, (b, _doc) in first.items():
         weights.setdefault(b.parent_rubric, {})[code] = b.weight
@@ -266,17 +267,18 @@ def check_set(
     skipped = set(unreadable)
     for rubric, members in sorted(weights.items()):
         total = sum(members.values())
-        if rubric not in skipped and abs(total - 1.0) > WEIGHT_TOLERANCE:
-            doc = next(first[c][1] for c in sorted(members) if c in first)
-            parts = ", ".join(f"{c} {w:g}" for c, w in sorted(members.items()))
-            out.append(
-                Problem(
-                    doc.file,
-                    doc.line_of("weight"),
-                    "E-WEIGHT-SUM",
-                    f"the weights of rubric {rubric} sum to {total:g}, not 1 ({parts})",
-                )
+        if rubric in skipped or abs(total - 1.0) <= WEIGHT_TOLERANCE:
+            continue
+        doc = next(first[c][1] for c in sorted(members) if c in first)
+        parts = ", ".join(f"{c} {w:g}" for c, w in sorted(members.items()))
+        out.append(
+            Problem(
+                doc.file,
+                doc.line_of("weight"),
+                "E-WEIGHT-SUM",
+                f"the weights of rubric {rubric} sum to {total:g}, not 1 ({parts})",
             )
+        )
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from annotator.agreement.bootstrap import case_bootstrap
 from annotator.agreement.coefficients import fleiss_kappa, krippendorff_alpha, percent_agreement
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import cohen_kappa
@@ -42,6 +43,10 @@ class Reliability:
     cronbach: float | None
     automated: dict[str, Any] | None  # hybrid: SME reference vs automated verdict
     flags: list[str] = field(default_factory=list)
+    # 95% CIs: family -> coefficient -> (low, high) or None. Kappa and alpha by the agreement
+    # engine's case bootstrap (1,000 resamples, seeded; none under its 20-unit minimum, as
+    # in the agreement report); ICC(1,1) by its F distribution.
+    ci: dict[str, dict[str, tuple[float, float] | None]] = field(default_factory=dict)
 
 
 def _matrix(rows: Sequence[Mapping[str, Any]], key: str, code: Mapping[Any, float]) -> np.ndarray:
@@ -153,9 +158,11 @@ def reliability(
     *,
     cases: np.ndarray | None = None,
     automated: Sequence[tuple[Verdict, Mapping[str, Any]]] = (),
+    seed: int = 0,
 ) -> Reliability:
     """Figures of one benchmark from its tasks' submitted verdicts (reviewer -> fields)."""
     units: dict[str, int] = {}
+    ci: dict[str, dict[str, tuple[float, float] | None]] = {}
     kappa: dict[str, float | None] = {}
     alpha: dict[str, float | None] = {}
     agreement: dict[str, float | None] = {}
@@ -172,12 +179,17 @@ def reliability(
         kappa[family] = fleiss_kappa(_modal_rows(m), len(labels)) if units[family] else None
         alpha[family] = _safe_alpha(m, "nominal", range(len(labels)))
         agreement[family] = percent_agreement(m) if units[family] else None
+        ci[family] = _nominal_cis(m, len(labels), seed)
     scores = _score_matrix(verdicts)
     units["score"] = _multi(scores)
     alpha["score"] = _safe_alpha(scores, "interval", None)
     agreement["score"] = None
     forms = icc(_packed(scores))
     icc11 = forms["ICC(1,1)"].value if forms else None
+    ci["score"] = {
+        "alpha": _ci(scores, "krippendorff_alpha", None, "interval", seed),
+        "icc": forms["ICC(1,1)"].ci95 if forms else None,
+    }
     cronbach = cronbach_alpha(cases) if cases is not None and cases.size else None
     flags = []
     if icc11 is not None and icc11 < ICC_MIN:
@@ -187,7 +199,30 @@ def reliability(
     auto = (
         automated_agreement(benchmark, automated) if benchmark.evaluator_type == "hybrid" else None
     )
-    return Reliability(benchmark.code, units, kappa, alpha, agreement, icc11, cronbach, auto, flags)
+    return Reliability(
+        benchmark.code, units, kappa, alpha, agreement, icc11, cronbach, auto, flags, ci
+    )
+
+
+def _ci(
+    matrix: np.ndarray, coefficient: Any, n_categories: int | None, level: Any, seed: int
+) -> tuple[float, float] | None:
+    if _multi(matrix) == 0:
+        return None
+    try:
+        return case_bootstrap(
+            matrix, list(range(len(matrix))), coefficient, n_categories=n_categories,
+            level=level, seed=seed,
+        )  # fmt: skip
+    except ValueError:
+        return None
+
+
+def _nominal_cis(matrix: np.ndarray, k: int, seed: int) -> dict[str, tuple[float, float] | None]:
+    return {
+        "kappa": _ci(_modal_rows(matrix), "fleiss_kappa", k, None, seed),
+        "alpha": _ci(matrix, "krippendorff_alpha", k, "nominal", seed),
+    }
 
 
 def _score_matrix(verdicts: Sequence[Mapping[str, Verdict]]) -> np.ndarray:

@@ -123,7 +123,7 @@ def html_page(results: SmeResults) -> str:
         f"<tr><td>{e(r.code)}</td><td>{e(json.dumps(r.kappa))}</td><td>{e(json.dumps(r.alpha))}"
         f"</td><td>{_fmt(r.icc)}</td><td>{_fmt(r.cronbach)}</td>"
         f"<td>{e(json.dumps(r.automated) if r.automated else '–')}</td>"
-        f"<td>{e('; '.join(r.flags))}</td></tr>"
+        f"<td>{e(json.dumps(r.ci))}</td><td>{e('; '.join(r.flags))}</td></tr>"
         for r in results.reliability
     )
     basis = e(json.dumps(results.basis))
@@ -135,7 +135,8 @@ def html_page(results: SmeResults) -> str:
         f"{forest_svg(results)}"
         f"<h2>Benchmarks and rubrics</h2><table><tr>{head}</tr>{body}</table>"
         "<h2>Reliability</h2><table><tr><th>benchmark</th><th>kappa</th><th>alpha</th>"
-        "<th>ICC(1,1)</th><th>Cronbach α</th><th>SME vs automated</th><th>flags</th></tr>"
+        "<th>ICC(1,1)</th><th>Cronbach α</th><th>SME vs automated</th><th>95% CIs</th>"
+        "<th>flags</th></tr>"
         f"{rel}</table><p>Basis: {basis}</p>"
     )
 

@@ -106,6 +106,21 @@ def missing_fields(benchmark: Benchmark, verdict: Verdict) -> list[str]:
     return [k for k in need if verdict.get(k) in (None, "")]
 
 
+def stale_fields(benchmark: Benchmark, verdict: Verdict) -> list[str]:
+    """Why fields of a verdict no longer fit the (re-imported) benchmark, one line each.
+
+    A score outside a changed scale or a clause the new criteria no longer contain must be
+    given again before the verdict can be resubmitted.
+    """
+    out = []
+    for key, value in cleaned(verdict).items():
+        try:
+            check_field(benchmark, key, value)
+        except ValidationError as exc:
+            out.append(str(exc))
+    return out
+
+
 def cleaned(verdict: Verdict) -> Verdict:
     """The submitted verdict without fields its own answers made irrelevant."""
     out = dict(verdict)

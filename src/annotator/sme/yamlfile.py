@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 MAX_BYTES = 2_000_000
+MAX_NODES = 100_000  # counted with aliases expanded: refuses "billion laughs" files
 SUFFIXES = (".yaml", ".yml")
 
 
@@ -54,6 +55,19 @@ def expand(paths: list[Path]) -> list[Path]:
     return out
 
 
+def _expanded_size(node: yaml.Node, limit: int) -> int:
+    """Nodes in the tree with every alias expanded, counting stops just past ``limit``."""
+    count, stack = 0, [node]
+    while stack and count <= limit:
+        current = stack.pop()
+        count += 1
+        if isinstance(current, yaml.MappingNode):
+            stack.extend(n for pair in current.value for n in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return count
+
+
 def _key_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
     if not isinstance(node, yaml.MappingNode):
         return
@@ -76,6 +90,8 @@ def read_documents(path: Path) -> list[Document]:
         raise YamlProblem(name, 1, "not UTF-8 text") from None
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+        if root is not None and _expanded_size(root, MAX_NODES) > MAX_NODES:
+            raise YamlProblem(name, 1, f"more than {MAX_NODES} values once aliases are expanded")
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

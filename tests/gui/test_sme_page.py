@@ -226,9 +226,15 @@ def test_rationale_is_required_when_flagged(qtbot: Any, sme: Any) -> None:
     view = sme_review.view(sme, "a1", task)
     assert not view.submitted and view.missing == ["rationale"]
     assert "not given yet: rationale" in page.verdict.status.text()
-    _type_rationale(qtbot, page, "denied fever recorded as present")
-    _key(qtbot, page, "Return", ctrl=True)
-    assert sme_review.view(sme, "a1", task).submitted
+    # Typing in the rationale never sets a verdict (p, a, x, f are keys elsewhere), and
+    # Ctrl+Enter from inside the field saves the text before submitting.
+    form.rationale.setFocus()
+    qtbot.keyClicks(form.rationale, "pax: denied fever recorded as present 1")
+    qtbot.keyClick(form.rationale, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    view = sme_review.view(sme, "a1", task)
+    assert view.submitted
+    assert view.fields["rationale"] == "pax: denied fever recorded as present 1"
+    assert (view.fields["outcome"], view.fields["score"]) == ("flag", 0.85)
 
 
 def test_a_senior_decides_a_conflict_and_reads_the_results(qtbot: Any, team: Any) -> None:
@@ -267,6 +273,24 @@ def test_a_senior_decides_a_conflict_and_reads_the_results(qtbot: Any, team: Any
     assert any(c.startswith("A-NEG1 · ") for c in codes)
     assert results.forest.renderer().isValid()
     assert results.forest.width() > 300
+    assert "ICC" in results.reliability.toPlainText()
+
+    # Deciding the remaining conflicts makes the results out of date: shown again, they
+    # are recomputed and no item is left unresolved.
+    first = results.results
+    assert first is not None and sum(b.unresolved for b in first.benchmarks) > 0
+    page.tabs.setCurrentIndex(1)
+    for _ in range(len(conflicts.rows)):
+        row = next((i for i, c in enumerate(conflicts.rows) if c.decided is None), None)
+        if row is None:
+            break
+        conflicts.table.setCurrentCell(row, 0)
+        conflicts.reason.setText("decided on the criteria")
+        conflicts.decide()
+    assert all(c.decided is not None for c in conflicts.rows)
+    page.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: results.results is not first and not results.busy, timeout=60_000)
+    assert sum(b.unresolved for b in results.results.benchmarks) == 0  # type: ignore[union-attr]
 
 
 def test_in_the_main_window_the_keys_are_registered_and_rebindable(
@@ -293,3 +317,25 @@ def test_in_the_main_window_the_keys_are_registered_and_rebindable(
     assert _stored(gui_project, task) == {}
     qtbot.keyClick(page.verdict.queue, Qt.Key.Key_E)
     assert _stored(gui_project, task) == {"applicability": "excluded"}
+
+
+def test_a_save_the_store_refuses_leaves_no_undo_step(
+    qtbot: Any, sme: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotator.errors import StoreUnavailable
+
+    page = _page(qtbot, sme)
+    task = _open(page, "it-02", "A-NEG2")
+    _key(qtbot, page, "A")
+
+    def down(*_args: object) -> None:
+        raise StoreUnavailable("the team store at db.example is not answering")
+
+    monkeypatch.setattr(sme_review, "set_field", down)
+    _key(qtbot, page, "P")
+    assert "not answering" in page.verdict.status.text()
+    assert page.verdict.undo.count() == 1  # only "applicable"
+    assert not page.verdict.form.outcome["pass"].isChecked()
+    monkeypatch.undo()
+    _key(qtbot, page, "Z", ctrl=True)
+    assert _stored(sme, task) == {}

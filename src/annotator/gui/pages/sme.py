@@ -41,6 +41,7 @@ class SmePage(QWidget):
         if may_see_others(context.project, context.user):
             self.conflicts = ConflictsTab(context, may_decide(context.project, context.user))
             self.results = ResultsTab(context)
+            self.conflicts.decided.connect(self._results_out_of_date)
             self.tabs.addTab(self.conflicts, "Conflicts")
             self.tabs.addTab(self.results, "Results")
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -82,11 +83,15 @@ class SmePage(QWidget):
         for spec in SME_ACTIONS:
             registry.register(spec, table[spec.id], self.verdict, page=PAGE_ID)
 
+    def _results_out_of_date(self) -> None:
+        if self.results is not None:
+            self.results.stale = True
+
     def _tab_changed(self, index: int) -> None:
         tab = self.tabs.widget(index)
         if tab is self.conflicts and self.conflicts is not None:
             self.conflicts.reload()
-        elif tab is self.results and self.results is not None and self.results.results is None:
+        elif tab is self.results and self.results is not None and self.results.stale:
             self.results.refresh()
         elif tab is self.verdict:
             self.verdict.reload_queue(keep=self.verdict.task)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -69,6 +69,9 @@ def item_html(view: sme_adjudication.ConflictView) -> str:
 
 
 class ConflictsTab(QWidget):
+    decided = Signal()
+    """A decision was recorded (results computed before it are out of date)."""
+
     def __init__(self, context: GuiContext, can_decide: bool, parent: QWidget | None = None):
         super().__init__(parent)
         self.context = context
@@ -169,6 +172,7 @@ class ConflictsTab(QWidget):
             self.status.setText(str(exc))
             return
         self.reason.clear()
+        self.decided.emit()
         self.reload()
         self.status.setText(f"Decided {conflict.item_id} {conflict.key} = {value}. "
                             + self.status.text())

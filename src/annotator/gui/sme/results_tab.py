@@ -73,6 +73,17 @@ def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], b
     return out
 
 
+def _cell(value: float | None, ci: dict[str, Any], family: str, stat: str) -> str:
+    """A right-aligned figure with its 95% CI (when the core gives one) below it."""
+    interval = (ci.get(family) or {}).get(stat)
+    below = (
+        ""
+        if value is None or interval is None
+        else f"<br><small>[{interval[0]:.2f}, {interval[1]:.2f}]</small>"
+    )
+    return f"<td align='right'>{_num(value)}{below}</td>"
+
+
 def reliability_html(results: sme_results.SmeResults) -> str:
     """Per benchmark: kappa and alpha on applicability and pass/flag, ICC and interval alpha
     on scores, Cronbach's alpha, and SME vs automated agreement (hybrid); flags in red."""
@@ -89,13 +100,19 @@ def reliability_html(results: sme_results.SmeResults) -> str:
             if r.automated
             else "–"
         )
+        ci = r.ci or {}
         cells = (
-            r.kappa.get("applicability"), r.alpha.get("applicability"), r.kappa.get("outcome"),
-            r.alpha.get("outcome"), r.icc, r.alpha.get("score"), r.cronbach,
-        )  # fmt: skip
+            _cell(r.kappa.get("applicability"), ci, "applicability", "kappa"),
+            _cell(r.alpha.get("applicability"), ci, "applicability", "alpha"),
+            _cell(r.kappa.get("outcome"), ci, "outcome", "kappa"),
+            _cell(r.alpha.get("outcome"), ci, "outcome", "alpha"),
+            _cell(r.icc, ci, "score", "icc"),
+            _cell(r.alpha.get("score"), ci, "score", "alpha"),
+            _cell(r.cronbach, ci, "", ""),
+        )
         rows += (
             f"<tr><td>{html.escape(r.code)}</td>"
-            + "".join(f"<td align='right'>{_num(c)}</td>" for c in cells)
+            + "".join(cells)
             + f"<td align='right'>{versus}</td></tr>"
         )
         if r.flags:
@@ -104,7 +121,7 @@ def reliability_html(results: sme_results.SmeResults) -> str:
                 f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
             )
     return (
-        "<p><b>Reliability</b> (items with two or more SME verdicts; "
+        "<p><b>Reliability</b> (items with two or more SME verdicts; 95% CIs below; "
         "flag: ICC &lt; 0.75, Cronbach α &lt; 0.7)</p>"
         f"<table cellspacing='0' cellpadding='3' border='1' width='100%'>{head}{rows}</table>"
     )
@@ -116,6 +133,7 @@ class ResultsTab(QWidget):
         self.context = context
         self.results: sme_results.SmeResults | None = None
         self.busy = False
+        self.stale = True  # nothing computed yet, or a decision changed the reference
         column = QVBoxLayout(self)
         top = QHBoxLayout()
         self.recompute = QPushButton("Recompute")
@@ -148,13 +166,13 @@ class ResultsTab(QWidget):
         if self.busy or self.context.project is None or self.context.user is None:
             return
         project, user = self.context.project, self.context.user
-        self.busy = True
+        self.busy, self.stale = True, False
         self.recompute.setEnabled(False)
         self.status.setText("Computing (1,000 bootstrap resamples per benchmark)…")
         run_in_background(lambda: sme_results.results(project, user), self.display, self.failed)
 
     def failed(self, exc: BaseException) -> None:
-        self.busy = False
+        self.busy, self.stale = False, True
         self.recompute.setEnabled(True)
         self.status.setText(f"Results could not be computed: {exc}")
 

@@ -49,7 +49,11 @@ TEXT_MERGE_ID = 0x534D  # typed text of one field merges into one undo step
 
 
 class SetField(QUndoCommand):
-    """One saved field; undo saves the value it replaced (both go to the history)."""
+    """One saved field; undo saves the value it replaced (both go to the history).
+
+    The replaced value is the one the store returns, not what the page last showed. A save
+    that fails (store unreachable, verdict submitted elsewhere) leaves no undo step.
+    """
 
     def __init__(
         self, tab: VerdictTab, task: uuid.UUID, key: str, old: Any, new: Any, typed: bool
@@ -57,6 +61,7 @@ class SetField(QUndoCommand):
         super().__init__(f"{key} = {new}")
         self.tab, self.task, self.key, self.old, self.new = tab, task, key, old, new
         self.typed = typed
+        self.done_once = False
 
     def id(self) -> int:
         return TEXT_MERGE_ID if self.typed else -1
@@ -64,14 +69,23 @@ class SetField(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
         if not isinstance(other, SetField) or (other.task, other.key) != (self.task, self.key):
             return False
-        self.new = other.new
+        self.new = other.new  # undo still goes back to the value before the whole burst
+        self.setText(other.text())
+        if self.new == self.old:
+            self.setObsolete(True)
         return True
 
     def redo(self) -> None:
-        self.tab.save(self.task, self.key, self.new)
+        ok, previous = self.tab.save(self.task, self.key, self.new)
+        if not ok:
+            self.setObsolete(True)
+        elif not self.done_once:
+            self.old, self.done_once = previous, True
 
     def undo(self) -> None:
-        self.tab.save(self.task, self.key, self.old)
+        ok, _previous = self.tab.save(self.task, self.key, self.old)
+        if not ok:
+            self.setObsolete(True)
 
 
 class VerdictTab(QWidget):
@@ -277,19 +291,22 @@ class VerdictTab(QWidget):
             return
         self.undo.push(SetField(self, self.task, key, old, value, typed))
 
-    def save(self, task: uuid.UUID, key: str, value: Any) -> None:
+    def save(self, task: uuid.UUID, key: str, value: Any) -> tuple[bool, Any]:
+        """Save one field now; (saved, the value it replaced). Errors go to the status line."""
         try:
-            sme_review.set_field(*self._who(), task, key, value)
+            previous = sme_review.set_field(*self._who(), task, key, value)
+            view = sme_review.view(*self._who(), task) if task == self.task else None
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             if self.view is not None and task == self.task:
                 self.form.show_fields(self.view.fields)
-            return
-        if self.view is not None and task == self.task:
-            self.view = sme_review.view(*self._who(), task)  # missing fields, state
-            self.form.show_fields(self.view.fields)
-            self._mark_row("in_progress" if self.view.state == "assigned" else self.view.state)
+            return False, None
+        if view is not None:
+            self.view = view  # the missing fields and the state, as the store has them
+            self.form.show_fields(view.fields)
+            self._mark_row("in_progress" if view.state == "assigned" else view.state)
             self._state_text()
+        return True, previous
 
     def _mark_row(self, state: str) -> None:
         row = self.queue.currentRow()

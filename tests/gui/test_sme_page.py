@@ -339,3 +339,34 @@ def test_a_save_the_store_refuses_leaves_no_undo_step(
     monkeypatch.undo()
     _key(qtbot, page, "Z", ctrl=True)
     assert _stored(sme, task) == {}
+
+
+def test_the_queue_filters_by_benchmark_and_shows_a_re_check(
+    qtbot: Any, sme: Any, tmp_path: Path
+) -> None:
+    from sme.specs import benchmark, write
+
+    task = sme_review.task_of(sme, "it-01", "A-NEG2")
+    for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
+        sme_review.set_field(sme, "a1", task, key, value)
+    sme_review.submit(sme, "a1", task)
+    # The benchmark's criteria change: a1's submitted verdict goes back for a re-check.
+    inclusion = benchmark()["inclusion_criteria"].replace("entirely", "or invents one")
+    write(tmp_path, "a-neg2.yaml", benchmark(inclusion_criteria=inclusion))
+    assert import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
+
+    page = _page(qtbot, sme)
+    verdict = page.verdict
+    assert [verdict.filter.itemData(i) for i in range(verdict.filter.count())] == [
+        None, "A-NEG1", "A-NEG2",
+    ]  # fmt: skip
+    verdict.filter.setCurrentIndex(2)
+    assert [e.benchmark for e in verdict.entries] == ["A-NEG2", "A-NEG2"]
+    assert verdict.queue.item(0).text().startswith("⚠")
+    # The re-check opens first (work is left there), editable, with the SME's own fields.
+    assert verdict.task == task and verdict.view is not None
+    assert "needs re-check" in verdict.title.text()
+    assert verdict.form.outcome["pass"].isEnabled() and verdict.form.outcome["pass"].isChecked()
+    _key(qtbot, page, "Return", ctrl=True)
+    assert sme_review.view(sme, "a1", task).state == "submitted"
+    assert verdict.queue.item(0).text().startswith("✓")

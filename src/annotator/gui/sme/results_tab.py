@@ -37,6 +37,7 @@ COLUMNS = [
 ]  # fmt: skip
 RUBRIC_BACKGROUND = QColor("#eee8f6")
 FLAG_COLOUR = QColor("#c0392b")
+FOREST_WIDTH = 540  # leaves the reliability table room beside it at 1280 px
 
 
 def _num(value: float | None) -> str:
@@ -89,8 +90,8 @@ def reliability_html(results: sme_results.SmeResults) -> str:
     on scores, Cronbach's alpha, and SME vs automated agreement (hybrid); flags in red."""
     head = (
         "<tr><th align='left'>code</th><th>κ appl.</th><th>α appl.</th><th>κ pass/flag</th>"
-        "<th>α pass/flag</th><th>ICC</th><th>α score</th><th>Cronbach α</th>"
-        "<th>vs automated κ / qwk</th></tr>"
+        "<th>α pass/flag</th><th>ICC</th><th>α score</th><th>Cronbach</th>"
+        "<th>vs auto κ / qwk</th></tr>"
     )
     rows = ""
     for r in results.reliability:
@@ -121,8 +122,8 @@ def reliability_html(results: sme_results.SmeResults) -> str:
                 f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
             )
     return (
-        "<p><b>Reliability</b> (items with two or more SME verdicts; 95% CIs below; "
-        "flag: ICC &lt; 0.75, Cronbach α &lt; 0.7)</p>"
+        "<p><b>Reliability</b> (items with 2+ SME verdicts; 95% CI below each figure; "
+        "flagged: ICC &lt; 0.75, Cronbach α &lt; 0.7)</p>"
         f"<table cellspacing='0' cellpadding='3' border='1' width='100%'>{head}{rows}</table>"
     )
 
@@ -158,7 +159,7 @@ class ResultsTab(QWidget):
         holder.addWidget(self.reliability, 1)
         split.addWidget(self.table)
         split.addWidget(plot)
-        split.setSizes([260, 400])
+        split.setSizes([215, 450])
         column.addWidget(split, 1)
 
     def refresh(self) -> None:
@@ -194,7 +195,7 @@ class ResultsTab(QWidget):
                     cell.setForeground(QBrush(FLAG_COLOUR))
                 self.table.setItem(r, c, cell)
         self.table.resizeColumnsToContents()
-        svg = forest_svg(results)
+        svg = forest_svg(results, width=FOREST_WIDTH)
         self.forest.load(QByteArray(svg.encode("utf-8")))
         size = self.forest.renderer().defaultSize()
         self.forest.setFixedSize(size)

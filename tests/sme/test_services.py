@@ -341,6 +341,7 @@ def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_pa
         import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"]).rechecks
         == 1
     )
+    assert sme_review.view(sme, a, task).stale == ["score 4 is outside A-NEG2's scale 0..3"]
     with pytest.raises(ValidationError, match="score 4 is outside A-NEG2's scale 0..3"):
         sme_review.submit(sme, a, task)
     assert sme_review.set_field(sme, a, task, "score", 3) == 4.0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
@@ -98,6 +98,8 @@ class VerdictView:
     missing: list[str]  # fields still needed to submit
     submitted: bool
     automated: dict[str, Any] | None  # only for a submitted hybrid task, else None
+    # Fields that no longer fit a re-imported benchmark (needs_recheck): say what to redo.
+    stale: list[str] = field(default_factory=list)
 
 
 def benchmark_of(row: SmeBenchmark) -> Benchmark:
@@ -273,6 +275,7 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
             missing=missing_fields(benchmark_of(bench), mine.fields),
             submitted=submitted,
             automated=automated,
+            stale=stale_fields(benchmark_of(bench), mine.fields) if mine.needs_recheck else [],
         )
 
 

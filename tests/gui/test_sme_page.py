@@ -370,3 +370,31 @@ def test_the_queue_filters_by_benchmark_and_shows_a_re_check(
     _key(qtbot, page, "Return", ctrl=True)
     assert sme_review.view(sme, "a1", task).state == "submitted"
     assert verdict.queue.item(0).text().startswith("✓")
+
+
+def test_a_re_check_after_a_smaller_scale_says_which_answer_to_give_again(
+    qtbot: Any, sme: Any, tmp_path: Path
+) -> None:
+    from sme.specs import benchmark, write
+
+    task = sme_review.task_of(sme, "it-02", "A-NEG2")
+    for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
+        sme_review.set_field(sme, "a1", task, key, value)
+    sme_review.submit(sme, "a1", task)
+    scale = {"min_value": 0, "max_value": 3, "descriptions": {3: "correct", 0: "wrong"}}
+    write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale, threshold=2,
+                                            concept="Double negatives. Threshold: 2."))  # fmt: skip
+    import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
+
+    page = _page(qtbot, sme)
+    _open(page, "it-02", "A-NEG2")
+    status = page.verdict.status
+    assert "Re-check: score 4 is outside A-NEG2's scale 0..3" in status.text()
+    assert [b.text() for _v, b in page.verdict.form.level_buttons] == ["1: 3", "2: 0"]
+    _key(qtbot, page, "Return", ctrl=True)  # refused: the score must be given again
+    assert sme_review.view(sme, "a1", task).state == "needs_recheck"
+    _key(qtbot, page, "1")
+    assert "Re-check" not in status.text()
+    _key(qtbot, page, "Return", ctrl=True)
+    view = sme_review.view(sme, "a1", task)
+    assert view.state == "submitted" and view.fields["score"] == 3.0

@@ -152,6 +152,7 @@ class VerdictTab(QWidget):
         self.submit_button.clicked.connect(self.submit)
         self.status = QLabel("")
         self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # error texts are never markup
         for w in (self.undo_button, self.redo_button, self.submit_button):
             buttons.addWidget(w)
         buttons.addWidget(self.status, 1)
@@ -269,7 +270,13 @@ class VerdictTab(QWidget):
         if self.view is None:
             return
         self.submit_button.setEnabled(not self.view.submitted)
-        if self.view.submitted:
+        # A re-imported benchmark may no longer accept some answers: say which, in red.
+        self.status.setStyleSheet("color: #c0392b;" if self.view.stale else "")
+        if self.view.stale:
+            self.status.setText(
+                "Re-check: " + "; ".join(self.view.stale) + ". Give these again, then submit."
+            )
+        elif self.view.submitted:
             self.status.setText("Submitted.")
         elif self.view.missing:
             self.status.setText("Saved as you go. Still needed: " + ", ".join(self.view.missing))

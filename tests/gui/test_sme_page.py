@@ -248,7 +248,9 @@ def test_a_senior_decides_a_conflict_and_reads_the_results(qtbot: Any, team: Any
     assert [page.tabs.tabText(i) for i in range(page.tabs.count())] == [
         "Verdict", "Conflicts", "Results",
     ]  # fmt: skip
-    page.tabs.setCurrentIndex(1)
+    # No items of their own: the senior starts on the conflicts, the verdict tab says why.
+    assert page.tabs.currentWidget() is page.conflicts
+    assert page.verdict.stack.currentWidget() is page.verdict.empty
     conflicts = page.conflicts
     assert conflicts is not None and conflicts.table.rowCount() >= open_before
     row = next(i for i, c in enumerate(conflicts.rows) if c.decided is None)

@@ -48,6 +48,8 @@ class SmePage(QWidget):
         self._register_actions()
         self.verdict.load_filter()
         self.verdict.reload_queue()
+        if not self.verdict.entries and self.conflicts is not None:
+            self.tabs.setCurrentWidget(self.conflicts)  # a senior without items: their work
 
     def _handlers(self) -> dict[str, Callable[[], None]]:
         v = self.verdict

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtSvgWidgets import QSvgWidget
@@ -170,7 +171,16 @@ class ResultsTab(QWidget):
         self.busy, self.stale = True, False
         self.recompute.setEnabled(False)
         self.status.setText("Computing (1,000 bootstrap resamples per benchmark)…")
-        run_in_background(lambda: sme_results.results(project, user), self.display, self.failed)
+
+        def done(results: sme_results.SmeResults) -> None:
+            if shiboken6.isValid(self):  # the page may have closed meanwhile
+                self.display(results)
+
+        def failed(exc: BaseException) -> None:
+            if shiboken6.isValid(self):
+                self.failed(exc)
+
+        run_in_background(lambda: sme_results.results(project, user), done, failed)
 
     def failed(self, exc: BaseException) -> None:
         self.busy, self.stale = False, True

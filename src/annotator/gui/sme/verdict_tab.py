@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator.errors import AnnotatorError
 from annotator.gui.context import GuiContext
+from annotator.gui.pages import MessagePage
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
 from annotator.services import sme_review
@@ -98,13 +100,23 @@ class VerdictTab(QWidget):
         self.undo = QUndoStack(self)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
+        # An empty queue says so in a sentence instead of showing empty panes.
+        self.stack = QStackedWidget(self)
+        self.empty = MessagePage(
+            "No review items are assigned to you",
+            "A curator gives SME review items to annotators (sme-assign). Seniors and "
+            "curators find the conflicts and the results in the other tabs.",
+        )
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self._queue_column())
         split.addWidget(self._centre())
         split.addWidget(self._right())
         split.setStretchFactor(1, 1)
         split.setSizes([210, 700, 370])
-        row.addWidget(split)
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(split)
+        self.stack.setCurrentIndex(1)
+        row.addWidget(self.stack)
 
     # -- building ------------------------------------------------------------------------
 
@@ -214,6 +226,7 @@ class VerdictTab(QWidget):
             self.queue.addItem(line)
         self.queue.blockSignals(False)
         self._counts()
+        self.stack.setCurrentIndex(1 if self.entries or self.filter.currentData() else 0)
         if not self.entries:
             self.status.setText("No review items are assigned to you.")
             return

@@ -170,6 +170,12 @@ def test_undo_and_redo_go_through_the_store(qtbot: Any, sme: Any) -> None:
     assert page.verdict.form.applicability["excluded"].isChecked()
     assert page.verdict.form.clause.isVisible()  # excluded: name the clause
     # J / K move through the queue; the undo stack belongs to one task.
+    # Typing that pauses is saved by itself, the focus still in the field.
+    page.verdict.form.rationale.setFocus()
+    qtbot.keyClicks(page.verdict.form.rationale, "template")
+    qtbot.waitUntil(lambda: _stored(sme, task).get("rationale") == "template", timeout=5_000)
+    assert page.verdict.form.rationale.hasFocus()
+    page.verdict.queue.setFocus()
     _key(qtbot, page, "J")
     assert page.verdict.task != task and not page.verdict.undo.canUndo()
     _key(qtbot, page, "K")
@@ -319,6 +325,12 @@ def test_in_the_main_window_the_keys_are_registered_and_rebindable(
     assert _stored(gui_project, task) == {}
     qtbot.keyClick(page.verdict.queue, Qt.Key.Key_E)
     assert _stored(gui_project, task) == {"applicability": "excluded"}
+    # Text typed just before the window closes is saved, without waiting for the pause.
+    page.verdict.form.rationale.setFocus()
+    qtbot.keyClicks(page.verdict.form.rationale, "template")
+    assert "rationale" not in _stored(gui_project, task)
+    window.close()
+    assert _stored(gui_project, task)["rationale"] == "template"
 
 
 def test_a_save_the_store_refuses_leaves_no_undo_step(

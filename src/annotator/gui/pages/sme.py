@@ -95,8 +95,6 @@ class SmePage(QWidget):
             self.conflicts.reload()
         elif tab is self.results and self.results is not None and self.results.stale:
             self.results.refresh()
-        elif tab is self.verdict:
-            self.verdict.reload_queue(keep=self.verdict.task)
 
     def ready(self) -> bool:
         """False while results are computed off the GUI thread (screenshots wait)."""

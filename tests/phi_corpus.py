@@ -4,7 +4,8 @@ Every file plants ``PLANTED`` (and the record number ``PLANTED_MRN``) in a diffe
 PNG text, compressed text, international text, eXIf, iCCP and sPLT names, a private chunk, a
 trailer, and an IEND without its CRC; JPEG EXIF, COM, APP0 (JFXX), APP13, APP14 and ICC
 payloads with a stray byte between segments and a trailer; DICOM patient attributes, free
-text, a nested sequence, a private block, file-meta private elements, trailing padding and the
+text, text on kept elements (Manufacturer, ImageType...), a nested sequence, a private
+block, file-meta private elements, trailing padding and the
 preamble. A release, bundle or project built from them must not contain either string.
 """
 
@@ -82,6 +83,12 @@ def planted_dicom() -> bytes:
     ds.PatientComments = name
     ds.AdditionalPatientHistory = f"{name} fell"
     ds.RequestedProcedureDescription = name
+    # Text on elements the profile keeps: their values are controlled, not just their names.
+    ds.Manufacturer = name
+    ds.SequenceName = name
+    ds.DeidentificationMethod = name
+    ds.ImageType = ["ORIGINAL", "PRIMARY", "QUIMBY"]
+    ds.BodyPartExamined = "QUIMBY"
     item = Dataset()
     item.CodeMeaning = name
     ds.ReferencedStudySequence = [item]

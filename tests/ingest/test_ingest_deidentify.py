@@ -151,6 +151,61 @@ def test_the_gate_does_not_trust_a_file_that_says_it_is_de_identified() -> None:
     assert any("PatientName is not empty" in f for f in found)
 
 
+def _name_in_kept_elements(ds: pydicom.Dataset, name: str) -> None:
+    """Plant ``name`` in every allow-listed element whose value is text."""
+    from pydicom.dataset import Dataset
+
+    word = name.upper().replace(" ", "")[:16]
+    ds.Manufacturer = name
+    ds.ManufacturerModelName = name
+    ds.SequenceName = name
+    ds.ConvolutionKernel = name
+    ds.RescaleType = name
+    ds.DeidentificationMethod = name
+    ds.ImageType = ["ORIGINAL", "PRIMARY", word]
+    ds.BodyPartExamined = word
+    ds.ScanOptions = word
+    ds.PatientPosition = word
+    ds.SpecificCharacterSet = "ISO_IR 100"
+    code = Dataset()
+    code.CodeValue = word
+    code.CodingSchemeDesignator = "DCM"
+    code.CodeMeaning = name
+    ds.DeidentificationMethodCodeSequence = [code]
+
+
+def test_text_in_allow_listed_elements_is_controlled_or_removed(case_dir: Path) -> None:
+    # The allow-list keeps elements, not values: a name typed into Manufacturer, a code
+    # meaning or an ImageType value must not ride along on a kept element.
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("Doe^Jane")))
+    _name_in_kept_elements(ds, "Hortensia Vlk")
+    ds.BodyPartExamined = "HEAD"  # a defined term survives
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    image = imported_image(case_dir, buffer.getvalue(), "ct.dcm")
+    assert b"HORTENSIA" not in image.data.upper() and b"VLK" not in image.data.upper()
+    after = pydicom.dcmread(io.BytesIO(image.data))
+    assert after.BodyPartExamined == "HEAD" and list(after.ImageType) == ["ORIGINAL", "PRIMARY"]
+    assert dicom_findings(image.data) == []
+
+
+def test_the_gate_refuses_text_on_allow_listed_elements() -> None:
+    # A file already reduced to allow-listed elements, with a name in their values: the gate
+    # reads values too, so it cannot be fooled by a file that only has the right element names.
+    from annotator.ingest.dicom_profile import apply_profile
+
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("Doe^Jane")))
+    apply_profile(ds)
+    _name_in_kept_elements(ds, "Hortensia Vlk")
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    found = " ".join(dicom_findings(buffer.getvalue()))
+    for keyword in ("Manufacturer", "ManufacturerModelName", "SequenceName", "ConvolutionKernel",
+                    "RescaleType", "DeidentificationMethod", "ImageType", "BodyPartExamined",
+                    "ScanOptions", "PatientPosition", "CodeMeaning", "CodeValue"):
+        assert keyword in found, keyword
+
+
 # --- PNG and JPEG ---------------------------------------------------------------------------
 
 

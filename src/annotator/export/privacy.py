@@ -24,7 +24,8 @@ from annotator.export.errors import ExportError
 from annotator.imaging.dicom_header import acquisition_label
 from annotator.imaging.probe import DICOM, PNG
 from annotator.ingest.deidentify import read_dicom
-from annotator.ingest.dicom_profile import CONTRAST_WORD, EMPTIED, FILE_META_KEEP, KEEP
+from annotator.ingest.dicom_profile import CONTRAST_WORD, EMPTIED, FILE_META_KEEP, KEEP, WRITTEN
+from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"})
@@ -121,6 +122,10 @@ def _dicom_violations(ds: Any) -> list[str]:
     if outside:
         names = ", ".join(sorted(set(outside)))
         found.append(f"{len(outside)} element(s) outside the de-identification profile: {names}")
+    texts: set[str] = set()
+    ds.walk(lambda _ds, elem: texts.add(elem.keyword) if _uncontrolled(elem) else None)
+    if texts:
+        found.append(f"text outside the controlled terms in: {', '.join(sorted(texts))}")
     for keyword in EMPTIED:
         if str(ds.get(keyword, "") or "").strip():
             found.append(f"{keyword} is not empty")
@@ -133,6 +138,21 @@ def _dicom_violations(ds: Any) -> list[str]:
     if str(ds.get("BurnedInAnnotation", "")).upper() == "YES":
         found.append("BurnedInAnnotation is YES: the pixels carry text")
     return found
+
+
+def _uncontrolled(elem: Any) -> bool:
+    """A kept text element whose value is not one the profile allows (values never echoed)."""
+    keyword = elem.keyword
+    if elem.VR not in TEXT_VRS or keyword not in KEEP or keyword in EMPTIED:
+        return False  # outside KEEP is reported already; the emptied ones are checked below
+    values = [v for v in values_of(elem.value) if v.strip()]
+    if keyword == "DeidentificationMethod":
+        return any(v != DEID_METHOD for v in values)
+    if keyword in DEID_CODE:
+        return any(v != DEID_CODE[keyword] for v in values)
+    if keyword in WRITTEN:
+        return False  # SeriesDescription and ContrastBolusAgent: checked below
+    return not all(allowed_term(keyword, v) for v in values)
 
 
 def _name_pattern(name: str) -> re.Pattern[str]:

@@ -7,15 +7,20 @@ vendor's private block, a new standard tag) cannot pass. Free text the metadata 
 is replaced by a controlled word (the acquisition read from SeriesDescription; "CONTRAST" for
 a named contrast agent), never kept. Patient name and ID stay present but empty (type 2).
 
-The same list is what the export's privacy gate accepts, so a file is either clean by this
-profile or blocks the release.
+Kept elements whose value is text hold only controlled values (:mod:`dicom_terms`): a code
+string keeps its defined terms and loses anything typed; the file's own de-identification
+claim is replaced by what this profile did. The same lists are what the export's privacy gate
+accepts, so a file is either clean by this profile or blocks the release.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
+
 if TYPE_CHECKING:
+    from pydicom.dataelem import DataElement
     from pydicom.dataset import Dataset
 
 # Elements kept at any depth (sequence items are filtered by the same list).
@@ -26,12 +31,13 @@ KEEP: frozenset[str] = frozenset({
     "AcquisitionNumber", "StudyDate", "SeriesDate",  # dates shifted by dicognito
     # patient module: present but emptied (type 2)
     "PatientName", "PatientID",
-    # equipment and acquisition (technical, not identifying; retained by the Basic Profile)
-    "Modality", "Manufacturer", "ManufacturerModelName", "BodyPartExamined",
-    "ContrastBolusAgent", "SeriesDescription", "SequenceName", "ScanningSequence",
+    # equipment and acquisition (technical; coded values only, see dicom_terms: free-text
+    # ones such as Manufacturer, SequenceName or ConvolutionKernel are not kept)
+    "Modality", "BodyPartExamined",
+    "ContrastBolusAgent", "SeriesDescription", "ScanningSequence",
     "SequenceVariant", "ScanOptions", "MRAcquisitionType", "SliceThickness", "RepetitionTime",
     "EchoTime", "InversionTime", "FlipAngle", "MagneticFieldStrength", "EchoTrainLength",
-    "KVP", "XRayTubeCurrent", "ExposureTime", "ConvolutionKernel", "SpacingBetweenSlices",
+    "KVP", "XRayTubeCurrent", "ExposureTime", "SpacingBetweenSlices",
     "PatientPosition", "ViewPosition", "Laterality", "ImageLaterality", "PatientOrientation",
     # geometry
     "ImagePositionPatient", "ImageOrientationPatient", "SliceLocation", "PixelSpacing",
@@ -46,8 +52,8 @@ KEEP: frozenset[str] = frozenset({
     "BluePaletteColorLookupTableData", "PixelData", "ExtendedOffsetTable",
     "ExtendedOffsetTableLengths",
     # modality and VOI LUTs (pydicom's pixel pipeline)
-    "RescaleIntercept", "RescaleSlope", "RescaleType", "ModalityLUTSequence",
-    "ModalityLUTType", "LUTDescriptor", "LUTData", "WindowCenter", "WindowWidth",
+    "RescaleIntercept", "RescaleSlope", "ModalityLUTSequence",
+    "LUTDescriptor", "LUTData", "WindowCenter", "WindowWidth",
     "VOILUTFunction", "VOILUTSequence",
     # enhanced multi-frame functional groups that carry geometry and windowing
     "SharedFunctionalGroupsSequence", "PerFrameFunctionalGroupsSequence",
@@ -71,6 +77,9 @@ FILE_META_KEEP: frozenset[str] = frozenset({
 # Kept only as a controlled word, never as the author's text.
 CONTRAST_WORD = "CONTRAST"
 EMPTIED = ("PatientName", "PatientID")
+# Text elements whose value apply_profile writes itself (checked apart from the coded terms).
+WRITTEN = frozenset({*EMPTIED, "SeriesDescription", "ContrastBolusAgent",
+                     "DeidentificationMethod", *DEID_CODE})
 PREAMBLE = b"\x00" * 128
 
 
@@ -102,6 +111,7 @@ def apply_profile(ds: Dataset) -> list[str]:
         removed.append("ContrastBolusAgent replaced")
     for keyword in EMPTIED:
         setattr(ds, keyword, "")
+    _write_deid_claim(ds)
     old_meta = ds.get("file_meta") or FileMetaDataset()
     meta = FileMetaDataset()
     sop_class = ds.get("SOPClassUID") or old_meta.get("MediaStorageSOPClassUID")
@@ -122,6 +132,18 @@ def apply_profile(ds: Dataset) -> list[str]:
     return removed
 
 
+def _write_deid_claim(ds: Dataset) -> None:
+    """Say what was done, in words of this profile (never the file's own claim, kept)."""
+    from pydicom.dataset import Dataset
+
+    code = Dataset()
+    for keyword, value in DEID_CODE.items():
+        setattr(code, keyword, value)
+    ds.PatientIdentityRemoved = "YES"
+    ds.DeidentificationMethod = DEID_METHOD
+    ds.DeidentificationMethodCodeSequence = [code]
+
+
 def _filter(ds: Dataset, removed: list[str], prefix: str) -> None:
     for elem in list(ds):
         name = elem.keyword or str(elem.tag)
@@ -131,3 +153,19 @@ def _filter(ds: Dataset, removed: list[str], prefix: str) -> None:
         elif elem.VR == "SQ":
             for item in elem.value:
                 _filter(item, removed, f"{prefix}{name} > ")
+        elif elem.VR in TEXT_VRS and elem.keyword not in WRITTEN:
+            _keep_terms(ds, elem, removed, f"{prefix}{name}")
+
+
+def _keep_terms(ds: Dataset, elem: DataElement, removed: list[str], label: str) -> None:
+    """Drop the values of a coded text element that are not defined terms (all gone: it goes)."""
+    values = values_of(elem.value)
+    kept = [v for v in values if allowed_term(str(elem.keyword), v)]
+    if kept == values:
+        return
+    if not [v for v in kept if v.strip()]:
+        del ds[elem.tag]
+        removed.append(f"{label} removed (not a defined term)")
+    else:
+        elem.value = kept
+        removed.append(f"{label}: values that are not defined terms removed")

@@ -5,8 +5,9 @@ PNG text, compressed text, international text, eXIf, iCCP and sPLT names, a priv
 trailer, and an IEND without its CRC; JPEG EXIF, COM, APP0 (JFXX), APP13, APP14 and ICC
 payloads with a stray byte between segments and a trailer; DICOM patient attributes, free
 text, text on kept elements (Manufacturer, ImageType...), a nested sequence, a private
-block, file-meta private elements, trailing padding and the
-preamble. A release, bundle or project built from them must not contain either string.
+block, file-meta private elements, trailing padding and the preamble; and a JPEG-compressed
+DICOM whose frame carries comment and EXIF segments. A release, bundle or project built from
+them must not contain either string.
 """
 
 from __future__ import annotations
@@ -99,6 +100,25 @@ def planted_dicom() -> bytes:
     ds.file_meta.add_new(0x00020100, "UI", "1.2.3.4")  # PrivateInformationCreatorUID
     ds.file_meta.add_new(0x00020102, "OB", PLANTED)  # PrivateInformation
     ds.preamble = PLANTED.ljust(128, b"\x00")
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    return buffer.getvalue()
+
+
+def planted_compressed_dicom() -> bytes:
+    """A JPEG-compressed DICOM whose frame carries a COM and an APP1 segment, plus a trailer.
+
+    No element filter sees these: they live inside the encapsulated pixel data.
+    """
+    import pydicom
+    from pydicom.data import get_testdata_file
+    from pydicom.encaps import encapsulate, generate_fragmented_frames
+
+    ds = pydicom.dcmread(get_testdata_file("SC_rgb_jpeg_dcmtk.dcm", download=False))
+    frame = b"".join(next(generate_fragmented_frames(ds.PixelData)))
+    com = _segment(0xFE, PLANTED)
+    app1 = _segment(0xE1, b"Exif\x00\x00" + PLANTED_MRN)
+    ds.PixelData = encapsulate([frame[:2] + com + app1 + frame[2:] + PLANTED])
     buffer = io.BytesIO()
     ds.save_as(buffer, enforce_file_format=True)
     return buffer.getvalue()

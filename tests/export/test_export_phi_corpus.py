@@ -20,7 +20,14 @@ from annotator.services.export import export_release
 from annotator.services.project import Project
 from annotator.sync.bundle import make_bundle
 from conftest import CURATOR, PHYSICIANS, write_drafts
-from phi_corpus import PLANTED, hits, planted_dicom, planted_jpeg, planted_png
+from phi_corpus import (
+    PLANTED,
+    hits,
+    planted_compressed_dicom,
+    planted_dicom,
+    planted_jpeg,
+    planted_png,
+)
 
 # File names are a second channel: uploaded names stay in the project (they are the draft's
 # keys) but must never reach the release.
@@ -31,8 +38,8 @@ def planted_drafts(folder: Path) -> Path:
     """The standard drafts with every image swapped for a planted one, renamed to carry PHI."""
     path = write_drafts(folder)
     images = folder / "img"
-    corpus = {"f1.png": planted_png(40), "f2.png": planted_jpeg(), "f3.png": planted_png(90),
-              "f4.dcm": planted_dicom()}
+    corpus = {"f1.png": planted_png(40), "f2.png": planted_jpeg(),
+              "f3.png": planted_compressed_dicom(), "f4.dcm": planted_dicom()}
     text = path.read_text("utf-8")
     for old, data in corpus.items():
         new = f"{NAME_IN_FILE}_{old}"

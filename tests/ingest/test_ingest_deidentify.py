@@ -97,8 +97,15 @@ def test_multiframe_and_compressed_dicom_survive_deidentification(case_dir: Path
     assert image.frames == frames
     before = pydicom.dcmread(io.BytesIO(original))
     after = pydicom.dcmread(io.BytesIO(image.data))
-    assert after.PixelData == before.PixelData
-    assert after.file_meta.TransferSyntaxUID == before.file_meta.TransferSyntaxUID
+    # The same pixel values; compressed frames are stored decoded (their segments could
+    # carry text), native ones byte for byte.
+    assert np.array_equal(after.pixel_array, before.pixel_array)
+    if before.file_meta.TransferSyntaxUID.is_compressed:
+        assert after.file_meta.TransferSyntaxUID == pydicom.uid.ExplicitVRLittleEndian
+        assert any("decoded and stored uncompressed" in line for line in image.removed)
+    else:
+        assert after.PixelData == before.PixelData
+        assert after.file_meta.TransferSyntaxUID == before.file_meta.TransferSyntaxUID
     assert image.sha256 != "" and image.removed
 
 
@@ -204,6 +211,38 @@ def test_the_gate_refuses_text_on_allow_listed_elements() -> None:
                     "RescaleType", "DeidentificationMethod", "ImageType", "BodyPartExamined",
                     "ScanOptions", "PatientPosition", "CodeMeaning", "CodeValue"):
         assert keyword in found, keyword
+
+
+def test_compressed_frames_are_stored_native_so_their_segments_go(case_dir: Path) -> None:
+    # A JPEG frame inside a DICOM carries its own COM and APPn segments; no element filter
+    # sees them, so the frames are decoded and stored uncompressed.
+    from phi_corpus import PLANTED, PLANTED_MRN, planted_compressed_dicom
+
+    original = planted_compressed_dicom()
+    assert PLANTED in original
+    image = imported_image(case_dir, original, "us.dcm")
+    assert PLANTED not in image.data and PLANTED_MRN not in image.data
+    after = pydicom.dcmread(io.BytesIO(image.data))
+    assert not after.file_meta.TransferSyntaxUID.is_compressed
+    assert after.pixel_array.shape == pydicom.dcmread(io.BytesIO(original)).pixel_array.shape
+    assert dicom_findings(image.data) == []
+
+
+def test_the_gate_refuses_compressed_frames_and_bytes_after_the_last_frame() -> None:
+    from annotator.ingest.dicom_profile import apply_profile
+    from phi_corpus import planted_compressed_dicom
+
+    ds = pydicom.dcmread(io.BytesIO(planted_compressed_dicom()))
+    apply_profile(ds)  # every element clean; the frames are not
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    assert any("compressed" in f for f in dicom_findings(buffer.getvalue()))
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("")))
+    apply_profile(ds)
+    ds.PixelData = ds.PixelData + b"Jane Doe"
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    assert any("after the last frame" in f for f in dicom_findings(buffer.getvalue()))
 
 
 # --- PNG and JPEG ---------------------------------------------------------------------------

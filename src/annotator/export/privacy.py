@@ -24,7 +24,14 @@ from annotator.export.errors import ExportError
 from annotator.imaging.dicom_header import acquisition_label
 from annotator.imaging.probe import DICOM, PNG
 from annotator.ingest.deidentify import read_dicom
-from annotator.ingest.dicom_profile import CONTRAST_WORD, EMPTIED, FILE_META_KEEP, KEEP, WRITTEN
+from annotator.ingest.dicom_profile import (
+    CONTRAST_WORD,
+    EMPTIED,
+    FILE_META_KEEP,
+    KEEP,
+    NATIVE_SYNTAXES,
+    WRITTEN,
+)
 from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -110,6 +117,8 @@ def _dicom_violations(ds: Any) -> list[str]:
     found: list[str] = []
     if "PixelData" not in ds:
         found.append("no pixel data: not an image the release can ship")
+    else:
+        found += _pixel_data_violations(ds)
     if ds.preamble is not None and any(ds.preamble):
         found.append("the 128-byte preamble is not zeroed")
     extra_meta = [e.keyword or str(e.tag) for e in ds.file_meta
@@ -138,6 +147,22 @@ def _dicom_violations(ds: Any) -> list[str]:
     if str(ds.get("BurnedInAnnotation", "")).upper() == "YES":
         found.append("BurnedInAnnotation is YES: the pixels carry text")
     return found
+
+
+def _pixel_data_violations(ds: Any) -> list[str]:
+    """Pixel data must be native (a compressed frame has segments of its own) and no longer
+    than its frames (bytes after them could hold anything)."""
+    from pydicom.pixels.utils import get_expected_length
+
+    if str(ds.file_meta.get("TransferSyntaxUID", "")) not in NATIVE_SYNTAXES:
+        return ["pixel data is compressed or deflated: only native pixel data ships (a"
+                " compressed frame carries segments of its own)"]
+    try:
+        expected = int(get_expected_length(ds, "bytes"))
+    except Exception:  # noqa: BLE001 - no geometry to check against: not proven
+        return ["pixel data size cannot be checked against Rows, Columns and frames"]
+    extra = len(ds.PixelData) - (expected + expected % 2)
+    return [f"pixel data holds {extra} byte(s) after the last frame"] if extra > 0 else []
 
 
 def _uncontrolled(elem: Any) -> bool:

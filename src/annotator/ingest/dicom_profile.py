@@ -81,6 +81,11 @@ EMPTIED = ("PatientName", "PatientID")
 WRITTEN = frozenset({*EMPTIED, "SeriesDescription", "ContrastBolusAgent",
                      "DeidentificationMethod", *DEID_CODE})
 PREAMBLE = b"\x00" * 128
+# Transfer syntaxes whose pixel data is the pixels alone (a compressed frame is a JPEG or JPEG
+# 2000 stream with its own comment and application segments, invisible to the filter).
+NATIVE_SYNTAXES = frozenset({
+    "1.2.840.10008.1.2", "1.2.840.10008.1.2.1", "1.2.840.10008.1.2.2",
+})
 
 
 def controlled_series_description(text: str) -> str | None:
@@ -130,6 +135,37 @@ def apply_profile(ds: Dataset) -> list[str]:
         removed.append("128-byte preamble zeroed")
     ds.preamble = PREAMBLE
     return removed
+
+
+def native_pixels(ds: Dataset) -> list[str]:
+    """Store the pixel data uncompressed and exactly as long as its frames; what changed.
+
+    Compressed frames are decoded (pydicom's decoders; a frame that cannot be decoded raises)
+    so their segments go; a deflated data set is written plain; bytes after the last frame
+    (beyond the one pad byte) are cut.
+    """
+    from pydicom.pixels.utils import get_expected_length
+    from pydicom.uid import ExplicitVRLittleEndian
+
+    changed: list[str] = []
+    syntax = ds.file_meta.TransferSyntaxUID
+    if "PixelData" in ds and syntax.is_encapsulated:
+        ds.decompress(generate_instance_uid=False)  # keep the (replaced) UID: deterministic
+        changed.append(f"{syntax.name} frames decoded and stored uncompressed (their"
+                       " segments removed)")
+    elif str(syntax) not in NATIVE_SYNTAXES:
+        ds.file_meta.TransferSyntaxUID = ExplicitVRLittleEndian
+        changed.append(f"{syntax.name} written as {ExplicitVRLittleEndian.name}")
+    for keyword in ("ExtendedOffsetTable", "ExtendedOffsetTableLengths"):
+        if keyword in ds:
+            del ds[keyword]
+    if "PixelData" in ds:
+        expected = int(get_expected_length(ds, "bytes"))
+        padded = expected + expected % 2
+        if len(ds.PixelData) > padded:
+            ds.PixelData = ds.PixelData[:expected] + b"\x00" * (padded - expected)
+            changed.append("bytes after the last frame removed")
+    return changed
 
 
 def _write_deid_claim(ds: Dataset) -> None:

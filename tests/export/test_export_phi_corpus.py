@@ -4,7 +4,7 @@ The drafts' image files are replaced by the corpus of ``phi_corpus`` (a malforme
 malformed JPEG, a DICOM with identifiers in every hiding place) and their file names carry a
 second planted identifier. Then the project folder, an annotator's bundle and the release are
 searched byte by byte, zip members unpacked: the corpus's identifiers must be nowhere, the
-file names' nowhere in the release.
+file names' nowhere in the bundle or the release.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from phi_corpus import (
 )
 
 # File names are a second channel: uploaded names stay in the project (they are the draft's
-# keys) but must never reach the release.
+# keys) but must never reach a bundle or the release.
 NAME_IN_FILE = "Ostertag_Wolfgang_55554444"
 
 
@@ -83,7 +83,7 @@ def test_no_planted_identifier_reaches_project_bundle_or_release(
     make_bundle(project, CURATOR, PHYSICIANS[0], bundle / "ada.annotator-bundle")
     project.close()
     assert _project_hits(project_location, tmp_path) == []
-    assert hits(bundle) == []
+    assert hits(bundle, (b"quimby", b"90817263", b"ostertag", b"55554444")) == []
     assert hits(release, (b"quimby", b"90817263", b"ostertag", b"55554444")) == []
     released = json.loads((release / "release.json").read_text("utf-8"))
     paths = [p for case in released for exam in case["imaging_examinations"]

@@ -179,6 +179,12 @@ def _name_in_kept_elements(ds: pydicom.Dataset, name: str) -> None:
     code.CodingSchemeDesignator = "DCM"
     code.CodeMeaning = name
     ds.DeidentificationMethodCodeSequence = [code]
+    # The same written-by-the-profile keywords, nested in a sequence the profile keeps.
+    frame = Dataset()
+    frame.CodeMeaning = name
+    frame.SeriesDescription = name
+    frame.DeidentificationMethod = name
+    ds.SharedFunctionalGroupsSequence = [frame]
 
 
 def test_text_in_allow_listed_elements_is_controlled_or_removed(case_dir: Path) -> None:
@@ -211,6 +217,15 @@ def test_the_gate_refuses_text_on_allow_listed_elements() -> None:
                     "RescaleType", "DeidentificationMethod", "ImageType", "BodyPartExamined",
                     "ScanOptions", "PatientPosition", "CodeMeaning", "CodeValue"):
         assert keyword in found, keyword
+    # Nested copies of the words the profile writes are text nobody controls.
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("")))
+    apply_profile(ds)
+    frame = pydicom.Dataset()
+    frame.SeriesDescription = "FLAIR"  # a controlled word at the top level, not in here
+    ds.SharedFunctionalGroupsSequence = [frame]
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    assert any("SeriesDescription" in f for f in dicom_findings(buffer.getvalue()))
 
 
 def test_compressed_frames_are_stored_native_so_their_segments_go(case_dir: Path) -> None:

@@ -132,7 +132,7 @@ def _dicom_violations(ds: Any) -> list[str]:
         names = ", ".join(sorted(set(outside)))
         found.append(f"{len(outside)} element(s) outside the de-identification profile: {names}")
     texts: set[str] = set()
-    ds.walk(lambda _ds, elem: texts.add(elem.keyword) if _uncontrolled(elem) else None)
+    _collect_uncontrolled(ds, "", texts)
     if texts:
         found.append(f"text outside the controlled terms in: {', '.join(sorted(texts))}")
     for keyword in EMPTIED:
@@ -163,6 +163,20 @@ def _pixel_data_violations(ds: Any) -> list[str]:
         return ["pixel data size cannot be checked against Rows, Columns and frames"]
     extra = len(ds.PixelData) - (expected + expected % 2)
     return [f"pixel data holds {extra} byte(s) after the last frame"] if extra > 0 else []
+
+
+def _collect_uncontrolled(ds: Any, parent: str, out: set[str]) -> None:
+    """Keywords of text elements, at any depth, holding values the profile does not allow."""
+    for elem in ds:
+        if elem.VR == "SQ":
+            for item in elem.value:
+                _collect_uncontrolled(item, elem.keyword or str(elem.tag), out)
+        elif parent and elem.keyword in WRITTEN and not (
+            parent == "DeidentificationMethodCodeSequence" and elem.keyword in DEID_CODE
+        ):
+            out.add(elem.keyword)  # the profile writes these at the top level only
+        elif _uncontrolled(elem):
+            out.add(elem.keyword)
 
 
 def _uncontrolled(elem: Any) -> bool:

@@ -183,7 +183,10 @@ def _write_deid_claim(ds: Dataset) -> None:
 def _filter(ds: Dataset, removed: list[str], prefix: str) -> None:
     for elem in list(ds):
         name = elem.keyword or str(elem.tag)
-        if elem.tag.is_private or elem.keyword not in KEEP:
+        # What apply_profile writes itself is written at the top level only; nested, it is
+        # text nobody controls.
+        nested_written = bool(prefix) and elem.keyword in WRITTEN
+        if elem.tag.is_private or elem.keyword not in KEEP or nested_written:
             del ds[elem.tag]
             removed.append(f"{prefix}{name} removed")
         elif elem.VR == "SQ":

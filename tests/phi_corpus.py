@@ -4,8 +4,10 @@ Every file plants ``PLANTED`` (and the record number ``PLANTED_MRN``) in a diffe
 PNG text, compressed text, international text, eXIf, iCCP and sPLT names, a private chunk, a
 trailer, and an IEND without its CRC; JPEG EXIF, COM, APP0 (JFXX), APP13, APP14 and ICC
 payloads with a stray byte between segments and a trailer; DICOM patient attributes, free
-text, a nested sequence, a private block, file-meta private elements, trailing padding and the
-preamble. A release, bundle or project built from them must not contain either string.
+text, text on kept elements (Manufacturer, ImageType...), a nested sequence, a private
+block, file-meta private elements, trailing padding and the preamble; and a JPEG-compressed
+DICOM whose frame carries comment and EXIF segments. A release, bundle or project built from
+them must not contain either string.
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ def planted_dicom() -> bytes:
     ds.PatientComments = name
     ds.AdditionalPatientHistory = f"{name} fell"
     ds.RequestedProcedureDescription = name
+    # Text on elements the profile keeps: their values are controlled, not just their names.
+    ds.Manufacturer = name
+    ds.SequenceName = name
+    ds.DeidentificationMethod = name
+    ds.ImageType = ["ORIGINAL", "PRIMARY", "QUIMBY"]
+    ds.BodyPartExamined = "QUIMBY"
     item = Dataset()
     item.CodeMeaning = name
     ds.ReferencedStudySequence = [item]
@@ -92,6 +100,25 @@ def planted_dicom() -> bytes:
     ds.file_meta.add_new(0x00020100, "UI", "1.2.3.4")  # PrivateInformationCreatorUID
     ds.file_meta.add_new(0x00020102, "OB", PLANTED)  # PrivateInformation
     ds.preamble = PLANTED.ljust(128, b"\x00")
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    return buffer.getvalue()
+
+
+def planted_compressed_dicom() -> bytes:
+    """A JPEG-compressed DICOM whose frame carries a COM and an APP1 segment, plus a trailer.
+
+    No element filter sees these: they live inside the encapsulated pixel data.
+    """
+    import pydicom
+    from pydicom.data import get_testdata_file
+    from pydicom.encaps import encapsulate, generate_fragmented_frames
+
+    ds = pydicom.dcmread(get_testdata_file("SC_rgb_jpeg_dcmtk.dcm", download=False))
+    frame = b"".join(next(generate_fragmented_frames(ds.PixelData)))
+    com = _segment(0xFE, PLANTED)
+    app1 = _segment(0xE1, b"Exif\x00\x00" + PLANTED_MRN)
+    ds.PixelData = encapsulate([frame[:2] + com + app1 + frame[2:] + PLANTED])
     buffer = io.BytesIO()
     ds.save_as(buffer, enforce_file_format=True)
     return buffer.getvalue()

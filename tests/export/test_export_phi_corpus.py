@@ -4,7 +4,7 @@ The drafts' image files are replaced by the corpus of ``phi_corpus`` (a malforme
 malformed JPEG, a DICOM with identifiers in every hiding place) and their file names carry a
 second planted identifier. Then the project folder, an annotator's bundle and the release are
 searched byte by byte, zip members unpacked: the corpus's identifiers must be nowhere, the
-file names' nowhere in the release.
+file names' nowhere in the bundle or the release.
 """
 
 from __future__ import annotations
@@ -20,10 +20,17 @@ from annotator.services.export import export_release
 from annotator.services.project import Project
 from annotator.sync.bundle import make_bundle
 from conftest import CURATOR, PHYSICIANS, write_drafts
-from phi_corpus import PLANTED, hits, planted_dicom, planted_jpeg, planted_png
+from phi_corpus import (
+    PLANTED,
+    hits,
+    planted_compressed_dicom,
+    planted_dicom,
+    planted_jpeg,
+    planted_png,
+)
 
 # File names are a second channel: uploaded names stay in the project (they are the draft's
-# keys) but must never reach the release.
+# keys) but must never reach a bundle or the release.
 NAME_IN_FILE = "Ostertag_Wolfgang_55554444"
 
 
@@ -31,8 +38,8 @@ def planted_drafts(folder: Path) -> Path:
     """The standard drafts with every image swapped for a planted one, renamed to carry PHI."""
     path = write_drafts(folder)
     images = folder / "img"
-    corpus = {"f1.png": planted_png(40), "f2.png": planted_jpeg(), "f3.png": planted_png(90),
-              "f4.dcm": planted_dicom()}
+    corpus = {"f1.png": planted_png(40), "f2.png": planted_jpeg(),
+              "f3.png": planted_compressed_dicom(), "f4.dcm": planted_dicom()}
     text = path.read_text("utf-8")
     for old, data in corpus.items():
         new = f"{NAME_IN_FILE}_{old}"
@@ -76,7 +83,7 @@ def test_no_planted_identifier_reaches_project_bundle_or_release(
     make_bundle(project, CURATOR, PHYSICIANS[0], bundle / "ada.annotator-bundle")
     project.close()
     assert _project_hits(project_location, tmp_path) == []
-    assert hits(bundle) == []
+    assert hits(bundle, (b"quimby", b"90817263", b"ostertag", b"55554444")) == []
     assert hits(release, (b"quimby", b"90817263", b"ostertag", b"55554444")) == []
     released = json.loads((release / "release.json").read_text("utf-8"))
     paths = [p for case in released for exam in case["imaging_examinations"]

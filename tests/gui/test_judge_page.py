@@ -72,7 +72,7 @@ def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
     from annotator.services.judge_review import list_conflicts
 
     demo_judge_scoring(team, "cu", "adj", seed=7)
-    before = len(list_conflicts(team, open_only=True))
+    before = len(list_conflicts(team, "adj", open_only=True))
     page = Page(GuiContext(team, "adj"))
     qtbot.addWidget(page)
     assert page.tabs.count() == 3
@@ -82,6 +82,6 @@ def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
     page.decision.setText("A" if conflict.key.endswith("/label") else "2")
     page.decision_reason.setText("fits the rubric")
     page.decide()
-    assert len(list_conflicts(team, open_only=True)) == before - 1
+    assert len(list_conflicts(team, "adj", open_only=True)) == before - 1
     page.agreement.refresh()
     assert page.agreement.matrix.rowCount() >= 2

@@ -97,8 +97,15 @@ def test_multiframe_and_compressed_dicom_survive_deidentification(case_dir: Path
     assert image.frames == frames
     before = pydicom.dcmread(io.BytesIO(original))
     after = pydicom.dcmread(io.BytesIO(image.data))
-    assert after.PixelData == before.PixelData
-    assert after.file_meta.TransferSyntaxUID == before.file_meta.TransferSyntaxUID
+    # The same pixel values; compressed frames are stored decoded (their segments could
+    # carry text), native ones byte for byte.
+    assert np.array_equal(after.pixel_array, before.pixel_array)
+    if before.file_meta.TransferSyntaxUID.is_compressed:
+        assert after.file_meta.TransferSyntaxUID == pydicom.uid.ExplicitVRLittleEndian
+        assert any("decoded and stored uncompressed" in line for line in image.removed)
+    else:
+        assert after.PixelData == before.PixelData
+        assert after.file_meta.TransferSyntaxUID == before.file_meta.TransferSyntaxUID
     assert image.sha256 != "" and image.removed
 
 
@@ -149,6 +156,108 @@ def test_the_gate_does_not_trust_a_file_that_says_it_is_de_identified() -> None:
     ds.save_as(buffer, enforce_file_format=True)
     found = dicom_findings(buffer.getvalue())
     assert any("PatientName is not empty" in f for f in found)
+
+
+def _name_in_kept_elements(ds: pydicom.Dataset, name: str) -> None:
+    """Plant ``name`` in every allow-listed element whose value is text."""
+    from pydicom.dataset import Dataset
+
+    word = name.upper().replace(" ", "")[:16]
+    ds.Manufacturer = name
+    ds.ManufacturerModelName = name
+    ds.SequenceName = name
+    ds.ConvolutionKernel = name
+    ds.RescaleType = name
+    ds.DeidentificationMethod = name
+    ds.ImageType = ["ORIGINAL", "PRIMARY", word]
+    ds.BodyPartExamined = word
+    ds.ScanOptions = word
+    ds.PatientPosition = word
+    ds.SpecificCharacterSet = "ISO_IR 100"
+    code = Dataset()
+    code.CodeValue = word
+    code.CodingSchemeDesignator = "DCM"
+    code.CodeMeaning = name
+    ds.DeidentificationMethodCodeSequence = [code]
+    # The same written-by-the-profile keywords, nested in a sequence the profile keeps.
+    frame = Dataset()
+    frame.CodeMeaning = name
+    frame.SeriesDescription = name
+    frame.DeidentificationMethod = name
+    ds.SharedFunctionalGroupsSequence = [frame]
+
+
+def test_text_in_allow_listed_elements_is_controlled_or_removed(case_dir: Path) -> None:
+    # The allow-list keeps elements, not values: a name typed into Manufacturer, a code
+    # meaning or an ImageType value must not ride along on a kept element.
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("Doe^Jane")))
+    _name_in_kept_elements(ds, "Hortensia Vlk")
+    ds.BodyPartExamined = "HEAD"  # a defined term survives
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    image = imported_image(case_dir, buffer.getvalue(), "ct.dcm")
+    assert b"HORTENSIA" not in image.data.upper() and b"VLK" not in image.data.upper()
+    after = pydicom.dcmread(io.BytesIO(image.data))
+    assert after.BodyPartExamined == "HEAD" and list(after.ImageType) == ["ORIGINAL", "PRIMARY"]
+    assert dicom_findings(image.data) == []
+
+
+def test_the_gate_refuses_text_on_allow_listed_elements() -> None:
+    # A file already reduced to allow-listed elements, with a name in their values: the gate
+    # reads values too, so it cannot be fooled by a file that only has the right element names.
+    from annotator.ingest.dicom_profile import apply_profile
+
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("Doe^Jane")))
+    apply_profile(ds)
+    _name_in_kept_elements(ds, "Hortensia Vlk")
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    found = " ".join(dicom_findings(buffer.getvalue()))
+    for keyword in ("Manufacturer", "ManufacturerModelName", "SequenceName", "ConvolutionKernel",
+                    "RescaleType", "DeidentificationMethod", "ImageType", "BodyPartExamined",
+                    "ScanOptions", "PatientPosition", "CodeMeaning", "CodeValue"):
+        assert keyword in found, keyword
+    # Nested copies of the words the profile writes are text nobody controls.
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("")))
+    apply_profile(ds)
+    frame = pydicom.Dataset()
+    frame.SeriesDescription = "FLAIR"  # a controlled word at the top level, not in here
+    ds.SharedFunctionalGroupsSequence = [frame]
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    assert any("SeriesDescription" in f for f in dicom_findings(buffer.getvalue()))
+
+
+def test_compressed_frames_are_stored_native_so_their_segments_go(case_dir: Path) -> None:
+    # A JPEG frame inside a DICOM carries its own COM and APPn segments; no element filter
+    # sees them, so the frames are decoded and stored uncompressed.
+    from phi_corpus import PLANTED, PLANTED_MRN, planted_compressed_dicom
+
+    original = planted_compressed_dicom()
+    assert PLANTED in original
+    image = imported_image(case_dir, original, "us.dcm")
+    assert PLANTED not in image.data and PLANTED_MRN not in image.data
+    after = pydicom.dcmread(io.BytesIO(image.data))
+    assert not after.file_meta.TransferSyntaxUID.is_compressed
+    assert after.pixel_array.shape == pydicom.dcmread(io.BytesIO(original)).pixel_array.shape
+    assert dicom_findings(image.data) == []
+
+
+def test_the_gate_refuses_compressed_frames_and_bytes_after_the_last_frame() -> None:
+    from annotator.ingest.dicom_profile import apply_profile
+    from phi_corpus import planted_compressed_dicom
+
+    ds = pydicom.dcmread(io.BytesIO(planted_compressed_dicom()))
+    apply_profile(ds)  # every element clean; the frames are not
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    assert any("compressed" in f for f in dicom_findings(buffer.getvalue()))
+    ds = pydicom.dcmread(io.BytesIO(dicom_with_patient("")))
+    apply_profile(ds)
+    ds.PixelData = ds.PixelData + b"Jane Doe"
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    assert any("after the last frame" in f for f in dicom_findings(buffer.getvalue()))
 
 
 # --- PNG and JPEG ---------------------------------------------------------------------------

@@ -105,14 +105,14 @@ def test_blinding_scoring_reveal_conflict_and_agreement(team: Any) -> None:
     )
     _fill(team, other, item, 0, "U")
     judge_scoring.submit(team, other, item)
-    found = judge_review.list_conflicts(team)
+    found = judge_review.list_conflicts(team, "adj")
     assert {c.key for c in found} >= {"diagnosis", "localization", "differential_list"}
     assert "acceptable" in found[0].reason or "labels differ" in found[0].reason
     judge_review.adjudicate(team, "adj", item, "diagnosis", 2, "rubric level 2 fits")
-    assert {c.key for c in judge_review.list_conflicts(team, open_only=True)} == {
+    assert {c.key for c in judge_review.list_conflicts(team, "adj", open_only=True)} == {
         c.key for c in found
     } - {"diagnosis"}
-    report = judge_agreement(team)
+    report = judge_agreement(team, "cu")
     assert report["raters"] == ["llm", "rule", "a1", other, "human"]
     json.dumps(report, allow_nan=False)
     human_rule = next(p for p in report["pairs"] if p["a"] == "rule" and p["b"] == "human")
@@ -169,7 +169,7 @@ def test_csv_import_applies_all_or_nothing(team: Any, tmp_path: Path) -> None:
     path.write_text(HEADER + "\n".join(lines) + "\n")
     report = import_scores_csv(team, "cu", path)
     assert report.submitted == 1
-    ratings, _, physicians = judge_review.all_ratings(team)
+    ratings, _, physicians = judge_review.all_ratings(team, "cu")
     assert physicians == ["a1"]
     assert ratings["human"][("agent-alpha", "demo-001")]["diagnosis"] == 2
 
@@ -207,10 +207,10 @@ def test_demo_scoring_disagrees_and_adjudicates(team: Any) -> None:
     from annotator.services.judge_demo import demo_judge_scoring
 
     demo_judge_scoring(team, "cu", "adj", seed=7)
-    found = judge_review.list_conflicts(team)
+    found = judge_review.list_conflicts(team, "adj")
     assert found, "the simulated physicians should disagree somewhere"
     assert sum(c.decided is not None for c in found) == 1
-    report = judge_agreement(team)
+    report = judge_agreement(team, "cu")
     assert report["raters"][:2] == ["llm", "rule"] and report["raters"][-1] == "human"
     assert report["run_means"]
 
@@ -226,3 +226,27 @@ def test_an_item_whose_case_is_in_the_project_links_to_it(team: Any) -> None:
     linked = {v.case_id: v.linked_images for v in views}
     assert linked["demo-002"] is None
     assert (linked["demo-001"] or 0) > 0
+
+
+def test_conflicts_and_agreement_are_for_seniors_and_curators_only(
+    team: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They show other physicians' scores, the judges' scores and the runs' model names: a
+    # physician (or a name that is not a user) reading them would be unblinded.
+    from annotator.errors import PermissionDenied
+    from annotator.services.judge_demo import demo_judge_scoring
+
+    demo_judge_scoring(team, "cu", "adj", seed=7)
+    for who in ("a1", "nobody", ""):
+        with pytest.raises(PermissionDenied):
+            judge_review.list_conflicts(team, who)
+        with pytest.raises(PermissionDenied):
+            judge_agreement(team, who)
+        with pytest.raises(PermissionDenied):
+            judge_review.all_ratings(team, who)
+    assert judge_review.list_conflicts(team, "adj") and judge_agreement(team, "cu")["pairs"]
+    base = ["--project", team.location, "--as", "a1"]
+    for command in (["judge-conflicts"], ["judge-agreement", "--json"]):
+        assert main([*base, *command]) != 0
+        captured = capsys.readouterr()
+        assert "agent-alpha" not in captured.out and "adjudicator" in captured.err

@@ -24,7 +24,15 @@ from annotator.export.errors import ExportError
 from annotator.imaging.dicom_header import acquisition_label
 from annotator.imaging.probe import DICOM, PNG
 from annotator.ingest.deidentify import read_dicom
-from annotator.ingest.dicom_profile import CONTRAST_WORD, EMPTIED, FILE_META_KEEP, KEEP
+from annotator.ingest.dicom_profile import (
+    CONTRAST_WORD,
+    EMPTIED,
+    FILE_META_KEEP,
+    KEEP,
+    NATIVE_SYNTAXES,
+    WRITTEN,
+)
+from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"})
@@ -109,6 +117,8 @@ def _dicom_violations(ds: Any) -> list[str]:
     found: list[str] = []
     if "PixelData" not in ds:
         found.append("no pixel data: not an image the release can ship")
+    else:
+        found += _pixel_data_violations(ds)
     if ds.preamble is not None and any(ds.preamble):
         found.append("the 128-byte preamble is not zeroed")
     extra_meta = [e.keyword or str(e.tag) for e in ds.file_meta
@@ -121,6 +131,10 @@ def _dicom_violations(ds: Any) -> list[str]:
     if outside:
         names = ", ".join(sorted(set(outside)))
         found.append(f"{len(outside)} element(s) outside the de-identification profile: {names}")
+    texts: set[str] = set()
+    _collect_uncontrolled(ds, "", texts)
+    if texts:
+        found.append(f"text outside the controlled terms in: {', '.join(sorted(texts))}")
     for keyword in EMPTIED:
         if str(ds.get(keyword, "") or "").strip():
             found.append(f"{keyword} is not empty")
@@ -133,6 +147,51 @@ def _dicom_violations(ds: Any) -> list[str]:
     if str(ds.get("BurnedInAnnotation", "")).upper() == "YES":
         found.append("BurnedInAnnotation is YES: the pixels carry text")
     return found
+
+
+def _pixel_data_violations(ds: Any) -> list[str]:
+    """Pixel data must be native (a compressed frame has segments of its own) and no longer
+    than its frames (bytes after them could hold anything)."""
+    from pydicom.pixels.utils import get_expected_length
+
+    if str(ds.file_meta.get("TransferSyntaxUID", "")) not in NATIVE_SYNTAXES:
+        return ["pixel data is compressed or deflated: only native pixel data ships (a"
+                " compressed frame carries segments of its own)"]
+    try:
+        expected = int(get_expected_length(ds, "bytes"))
+    except Exception:  # noqa: BLE001 - no geometry to check against: not proven
+        return ["pixel data size cannot be checked against Rows, Columns and frames"]
+    extra = len(ds.PixelData) - (expected + expected % 2)
+    return [f"pixel data holds {extra} byte(s) after the last frame"] if extra > 0 else []
+
+
+def _collect_uncontrolled(ds: Any, parent: str, out: set[str]) -> None:
+    """Keywords of text elements, at any depth, holding values the profile does not allow."""
+    for elem in ds:
+        if elem.VR == "SQ":
+            for item in elem.value:
+                _collect_uncontrolled(item, elem.keyword or str(elem.tag), out)
+        elif parent and elem.keyword in WRITTEN and not (
+            parent == "DeidentificationMethodCodeSequence" and elem.keyword in DEID_CODE
+        ):
+            out.add(elem.keyword)  # the profile writes these at the top level only
+        elif _uncontrolled(elem):
+            out.add(elem.keyword)
+
+
+def _uncontrolled(elem: Any) -> bool:
+    """A kept text element whose value is not one the profile allows (values never echoed)."""
+    keyword = elem.keyword
+    if elem.VR not in TEXT_VRS or keyword not in KEEP or keyword in EMPTIED:
+        return False  # outside KEEP is reported already; the emptied ones are checked below
+    values = [v for v in values_of(elem.value) if v.strip()]
+    if keyword == "DeidentificationMethod":
+        return any(v != DEID_METHOD for v in values)
+    if keyword in DEID_CODE:
+        return any(v != DEID_CODE[keyword] for v in values)
+    if keyword in WRITTEN:
+        return False  # SeriesDescription and ContrastBolusAgent: checked below
+    return not all(allowed_term(keyword, v) for v in values)
 
 
 def _name_pattern(name: str) -> re.Pattern[str]:

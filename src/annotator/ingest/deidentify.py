@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from annotator.errors import AnnotatorError
 from annotator.imaging.limits import check_raster_size
-from annotator.ingest.dicom_profile import apply_profile
+from annotator.ingest.dicom_profile import apply_profile, native_pixels
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -63,12 +63,13 @@ def read_dicom(data: bytes) -> Dataset:
 
 
 def deidentify_dicom(data: bytes, *, seed: str, name: str) -> tuple[bytes, list[str]]:
-    """De-identify a DICOM file; pixel data is left untouched.
+    """De-identify a DICOM file; the pixel values are left untouched.
 
     Names, IDs and UIDs are replaced, dates shifted, then only the allow-listed elements of
     :mod:`dicom_profile` are kept (free text, private tags, file-meta extras, trailing
-    padding removed; preamble zeroed). Raises :class:`DeidentifyError` when the file cannot
-    be parsed or written back.
+    padding removed; preamble zeroed); compressed frames are stored decoded, since a JPEG frame
+    carries segments of its own. Raises :class:`DeidentifyError` when the file cannot be
+    parsed, decoded or written back.
     """
     from dicognito.anonymizer import Anonymizer
 
@@ -81,7 +82,7 @@ def deidentify_dicom(data: bytes, *, seed: str, name: str) -> tuple[bytes, list[
             Anonymizer(seed=seed).anonymize(ds)
             private = len(_private_elements(ds))
             ds.remove_private_tags()
-            profile = apply_profile(ds)
+            profile = native_pixels(ds) + apply_profile(ds)
             buffer = io.BytesIO()
             ds.save_as(buffer, enforce_file_format=True)
     except Exception as exc:  # noqa: BLE001 - pydicom and dicognito raise many types

@@ -7,15 +7,20 @@ vendor's private block, a new standard tag) cannot pass. Free text the metadata 
 is replaced by a controlled word (the acquisition read from SeriesDescription; "CONTRAST" for
 a named contrast agent), never kept. Patient name and ID stay present but empty (type 2).
 
-The same list is what the export's privacy gate accepts, so a file is either clean by this
-profile or blocks the release.
+Kept elements whose value is text hold only controlled values (:mod:`dicom_terms`): a code
+string keeps its defined terms and loses anything typed; the file's own de-identification
+claim is replaced by what this profile did. The same lists are what the export's privacy gate
+accepts, so a file is either clean by this profile or blocks the release.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
+
 if TYPE_CHECKING:
+    from pydicom.dataelem import DataElement
     from pydicom.dataset import Dataset
 
 # Elements kept at any depth (sequence items are filtered by the same list).
@@ -26,12 +31,13 @@ KEEP: frozenset[str] = frozenset({
     "AcquisitionNumber", "StudyDate", "SeriesDate",  # dates shifted by dicognito
     # patient module: present but emptied (type 2)
     "PatientName", "PatientID",
-    # equipment and acquisition (technical, not identifying; retained by the Basic Profile)
-    "Modality", "Manufacturer", "ManufacturerModelName", "BodyPartExamined",
-    "ContrastBolusAgent", "SeriesDescription", "SequenceName", "ScanningSequence",
+    # equipment and acquisition (technical; coded values only, see dicom_terms: free-text
+    # ones such as Manufacturer, SequenceName or ConvolutionKernel are not kept)
+    "Modality", "BodyPartExamined",
+    "ContrastBolusAgent", "SeriesDescription", "ScanningSequence",
     "SequenceVariant", "ScanOptions", "MRAcquisitionType", "SliceThickness", "RepetitionTime",
     "EchoTime", "InversionTime", "FlipAngle", "MagneticFieldStrength", "EchoTrainLength",
-    "KVP", "XRayTubeCurrent", "ExposureTime", "ConvolutionKernel", "SpacingBetweenSlices",
+    "KVP", "XRayTubeCurrent", "ExposureTime", "SpacingBetweenSlices",
     "PatientPosition", "ViewPosition", "Laterality", "ImageLaterality", "PatientOrientation",
     # geometry
     "ImagePositionPatient", "ImageOrientationPatient", "SliceLocation", "PixelSpacing",
@@ -46,8 +52,8 @@ KEEP: frozenset[str] = frozenset({
     "BluePaletteColorLookupTableData", "PixelData", "ExtendedOffsetTable",
     "ExtendedOffsetTableLengths",
     # modality and VOI LUTs (pydicom's pixel pipeline)
-    "RescaleIntercept", "RescaleSlope", "RescaleType", "ModalityLUTSequence",
-    "ModalityLUTType", "LUTDescriptor", "LUTData", "WindowCenter", "WindowWidth",
+    "RescaleIntercept", "RescaleSlope", "ModalityLUTSequence",
+    "LUTDescriptor", "LUTData", "WindowCenter", "WindowWidth",
     "VOILUTFunction", "VOILUTSequence",
     # enhanced multi-frame functional groups that carry geometry and windowing
     "SharedFunctionalGroupsSequence", "PerFrameFunctionalGroupsSequence",
@@ -71,7 +77,15 @@ FILE_META_KEEP: frozenset[str] = frozenset({
 # Kept only as a controlled word, never as the author's text.
 CONTRAST_WORD = "CONTRAST"
 EMPTIED = ("PatientName", "PatientID")
+# Text elements whose value apply_profile writes itself (checked apart from the coded terms).
+WRITTEN = frozenset({*EMPTIED, "SeriesDescription", "ContrastBolusAgent",
+                     "DeidentificationMethod", *DEID_CODE})
 PREAMBLE = b"\x00" * 128
+# Transfer syntaxes whose pixel data is the pixels alone (a compressed frame is a JPEG or JPEG
+# 2000 stream with its own comment and application segments, invisible to the filter).
+NATIVE_SYNTAXES = frozenset({
+    "1.2.840.10008.1.2", "1.2.840.10008.1.2.1", "1.2.840.10008.1.2.2",
+})
 
 
 def controlled_series_description(text: str) -> str | None:
@@ -102,6 +116,7 @@ def apply_profile(ds: Dataset) -> list[str]:
         removed.append("ContrastBolusAgent replaced")
     for keyword in EMPTIED:
         setattr(ds, keyword, "")
+    _write_deid_claim(ds)
     old_meta = ds.get("file_meta") or FileMetaDataset()
     meta = FileMetaDataset()
     sop_class = ds.get("SOPClassUID") or old_meta.get("MediaStorageSOPClassUID")
@@ -122,12 +137,74 @@ def apply_profile(ds: Dataset) -> list[str]:
     return removed
 
 
+def native_pixels(ds: Dataset) -> list[str]:
+    """Store the pixel data uncompressed and exactly as long as its frames; what changed.
+
+    Compressed frames are decoded (pydicom's decoders; a frame that cannot be decoded raises)
+    so their segments go; a deflated data set is written plain; bytes after the last frame
+    (beyond the one pad byte) are cut.
+    """
+    from pydicom.pixels.utils import get_expected_length
+    from pydicom.uid import ExplicitVRLittleEndian
+
+    changed: list[str] = []
+    syntax = ds.file_meta.TransferSyntaxUID
+    if "PixelData" in ds and syntax.is_encapsulated:
+        ds.decompress(generate_instance_uid=False)  # keep the (replaced) UID: deterministic
+        changed.append(f"{syntax.name} frames decoded and stored uncompressed (their"
+                       " segments removed)")
+    elif str(syntax) not in NATIVE_SYNTAXES:
+        ds.file_meta.TransferSyntaxUID = ExplicitVRLittleEndian
+        changed.append(f"{syntax.name} written as {ExplicitVRLittleEndian.name}")
+    for keyword in ("ExtendedOffsetTable", "ExtendedOffsetTableLengths"):
+        if keyword in ds:
+            del ds[keyword]
+    if "PixelData" in ds:
+        expected = int(get_expected_length(ds, "bytes"))
+        padded = expected + expected % 2
+        if len(ds.PixelData) > padded:
+            ds.PixelData = ds.PixelData[:expected] + b"\x00" * (padded - expected)
+            changed.append("bytes after the last frame removed")
+    return changed
+
+
+def _write_deid_claim(ds: Dataset) -> None:
+    """Say what was done, in words of this profile (never the file's own claim, kept)."""
+    from pydicom.dataset import Dataset
+
+    code = Dataset()
+    for keyword, value in DEID_CODE.items():
+        setattr(code, keyword, value)
+    ds.PatientIdentityRemoved = "YES"
+    ds.DeidentificationMethod = DEID_METHOD
+    ds.DeidentificationMethodCodeSequence = [code]
+
+
 def _filter(ds: Dataset, removed: list[str], prefix: str) -> None:
     for elem in list(ds):
         name = elem.keyword or str(elem.tag)
-        if elem.tag.is_private or elem.keyword not in KEEP:
+        # What apply_profile writes itself is written at the top level only; nested, it is
+        # text nobody controls.
+        nested_written = bool(prefix) and elem.keyword in WRITTEN
+        if elem.tag.is_private or elem.keyword not in KEEP or nested_written:
             del ds[elem.tag]
             removed.append(f"{prefix}{name} removed")
         elif elem.VR == "SQ":
             for item in elem.value:
                 _filter(item, removed, f"{prefix}{name} > ")
+        elif elem.VR in TEXT_VRS and elem.keyword not in WRITTEN:
+            _keep_terms(ds, elem, removed, f"{prefix}{name}")
+
+
+def _keep_terms(ds: Dataset, elem: DataElement, removed: list[str], label: str) -> None:
+    """Drop the values of a coded text element that are not defined terms (all gone: it goes)."""
+    values = values_of(elem.value)
+    kept = [v for v in values if allowed_term(str(elem.keyword), v)]
+    if kept == values:
+        return
+    if not [v for v in kept if v.strip()]:
+        del ds[elem.tag]
+        removed.append(f"{label} removed (not a defined term)")
+    else:
+        elem.value = kept
+        removed.append(f"{label}: values that are not defined terms removed")

@@ -73,10 +73,11 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
 
 def cmd_conflicts(args: argparse.Namespace) -> int:
-    from annotator.cli import _print_json, _project
+    from annotator.cli import _actor, _print_json, _project
     from annotator.services.judge_review import list_conflicts
 
-    found = list_conflicts(_project(args), open_only=args.open)
+    project = _project(args)
+    found = list_conflicts(project, _actor(project, args), open_only=args.open)
     if args.json:
         _print_json(
             [
@@ -113,11 +114,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from annotator.cli import _print_json, _project
+    from annotator.cli import _actor, _print_json, _project
     from annotator.judging.report import issue_json, table9_matrix, write_reports
     from annotator.services.judge_agreement import judge_agreement
 
-    report = judge_agreement(_project(args))
+    project = _project(args)
+    report = judge_agreement(project, _actor(project, args))
     if args.out:
         for path in write_reports(report, args.out):
             print(f"wrote {path}")

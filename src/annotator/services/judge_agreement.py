@@ -9,9 +9,12 @@ from annotator.services.judge_review import HUMAN, all_ratings
 from annotator.services.project import Project
 
 
-def judge_agreement(project: Project) -> dict[str, Any]:
-    """Raters (judge modes, physicians, ``human``), every pair's figures, means, big gaps."""
-    ratings, judges, physicians = all_ratings(project)
+def judge_agreement(project: Project, actor: str) -> dict[str, Any]:
+    """Raters (judge modes, physicians, ``human``), every pair's figures, means, big gaps.
+
+    Seniors and curators only (it names the runs and shows everyone's scores).
+    """
+    ratings, judges, physicians = all_ratings(project, actor)
     raters = judges + physicians + ([HUMAN] if HUMAN in ratings else [])
     report = agreement(ratings, raters)
     report["run_means"] = run_means(ratings, judges) if HUMAN in ratings else []

@@ -67,7 +67,7 @@ def demo_judge_scoring(project: Project, curator: str, senior: str, seed: int) -
         for item, _title, submitted in judge_scoring.my_items(project, name):
             if not submitted:
                 _score(project, name, item, rng)
-    open_conflicts = judge_review.list_conflicts(project, open_only=True)
+    open_conflicts = judge_review.list_conflicts(project, senior, open_only=True)
     if open_conflicts:
         first = open_conflicts[0]
         value = max(first.by_scorer.values()) if first.key in TARGETS else "A"

@@ -20,7 +20,7 @@ from annotator.judging.sheet import Sheet, check_value, split_key
 from annotator.judging.table9 import ItemKey, Ratings
 from annotator.services.history import record
 from annotator.services.project import Project
-from annotator.services.users import require_role
+from annotator.services.users import require_reader_of_others, require_role
 from annotator.store.schema import (
     JudgeAdjudication,
     JudgedRun,
@@ -76,9 +76,15 @@ def _reason(key: str, values: dict[str, Any]) -> str:
     return f"{what}: acceptable (2-3) vs unacceptable (0-1)"
 
 
-def list_conflicts(project: Project, *, open_only: bool = False) -> list[JudgeConflict]:
-    """Every conflicting key of every item, with the senior's value where decided."""
+def list_conflicts(
+    project: Project, actor: str, *, open_only: bool = False
+) -> list[JudgeConflict]:
+    """Every conflicting key of every item, with the senior's value where decided.
+
+    Conflicts show other physicians' scores and name the runs: seniors and curators only.
+    """
     with project.tx() as session:
+        require_reader_of_others(session, actor, "listing judge-scoring conflicts")
         decided = _adjudicated(session)
         items = {i.id: i for i in session.scalars(select(JudgeItem))}
         runs = {r.id: r.target_model for r in session.scalars(select(JudgedRun))}
@@ -144,12 +150,14 @@ def adjudicate(
         )
 
 
-def all_ratings(project: Project) -> tuple[Ratings, list[str], list[str]]:
+def all_ratings(project: Project, actor: str) -> tuple[Ratings, list[str], list[str]]:
     """Every rater's sheets by (run, case): ``(ratings, judge modes, physicians)``.
 
-    Physicians count once submitted; ``human`` is the reference (see judging.human).
+    Physicians count once submitted; ``human`` is the reference (see judging.human). Seniors
+    and curators only: the sheets are other physicians' work and the judges' scores.
     """
     with project.tx() as session:
+        require_reader_of_others(session, actor, "reading judge and physician scores")
         runs = {r.id: r.target_model for r in session.scalars(select(JudgedRun))}
         items = {i.id: (runs[i.run_id], i.case_id) for i in session.scalars(select(JudgeItem))}
         ratings: Ratings = {}

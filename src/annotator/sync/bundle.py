@@ -1,9 +1,9 @@
 """Work bundles: the curator's file for one annotator (unbundling is sync.unbundle).
 
 A bundle holds the annotator's assigned cases (current revisions, already de-identified at
-import), the images those revisions use, and the annotator's own annotation and history on
-each case: nothing of anybody else (no other annotator's labels, no curator or adjudicator
-names).
+import, image files named neutrally: see sync.neutral_paths), the images those revisions use,
+and the annotator's own annotation and history on each case: nothing of anybody else (no
+other annotator's labels, no curator or adjudicator names).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from annotator.sync.formats import (
     RevisionRecord,
     SyncFileError,
 )
+from annotator.sync.neutral_paths import neutralise
 from annotator.sync.offline import get_setting, require_curator_side
 from annotator.sync.records import annotation_record, foreign_actors
 from annotator.sync.signing import new_secret, remember_bundle_key
@@ -138,21 +139,26 @@ def _bundle_cases(
         for image in case_images:
             if image.sha256 not in images:
                 images[image.sha256] = project.images.get(session, image.sha256)
+        # Uploaded file names stay here: the laptop sees images/1.png, images/2.dcm...
+        record_, images_ = neutralise(
+            RevisionRecord(
+                id=revision.id,
+                number=revision.number,
+                content_hash=revision.content_hash,
+                content=revision.content,
+                original_values=dict(revision.original_values),
+                problems=list(revision.problems),
+                warnings=list(revision.warnings),
+            ),
+            [_image_record(i) for i in case_images],
+        )
         cases.append(
             BundleCase(
                 case_uuid=case.id,
                 case_id=case.case_id,
                 case_state=case.state,  # type: ignore[arg-type]  # CHECK-constrained
-                revision=RevisionRecord(
-                    id=revision.id,
-                    number=revision.number,
-                    content_hash=revision.content_hash,
-                    content=revision.content,
-                    original_values=dict(revision.original_values),
-                    problems=list(revision.problems),
-                    warnings=list(revision.warnings),
-                ),
-                images=[_image_record(i) for i in case_images],
+                revision=record_,
+                images=images_,
                 annotation=annotation_record(session, annotation, user.name),
             )
         )

@@ -259,7 +259,9 @@ class Page(QWidget):
     def reload_conflicts(self) -> None:
         if self.context.project is None:
             return
-        self._conflict_rows = judge_review.list_conflicts(self.context.project, open_only=True)
+        self._conflict_rows = judge_review.list_conflicts(
+            self.context.project, self.context.user or "", open_only=True
+        )
         self.conflicts.setRowCount(len(self._conflict_rows))
         for r, c in enumerate(self._conflict_rows):
             cells = (c.run, c.case_id, c.key, str(c.by_scorer), c.reason)
@@ -292,9 +294,9 @@ class Page(QWidget):
         self.reload_conflicts()
 
     def _agreement(self) -> dict[str, Any]:
-        if self.context.project is None:
+        if self.context.project is None or not self.context.user:
             return {"raters": [], "pairs": []}
-        return judge_agreement(self.context.project)
+        return judge_agreement(self.context.project, self.context.user)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoGroup, QUndoStack
 
 from annotator.domain import labels as L
-from annotator.errors import AnnotatorError, StoreUnavailable
+from annotator.errors import AnnotatorError, ConflictError, StoreUnavailable
 from annotator.gui.workspace.undo import EditCommand
 from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView, EditResult
@@ -45,6 +45,9 @@ class CaseSession(QObject):
         self.view: AnnotationView | None = None
         self.labels: dict[str, Any] = {}
         self.state = ""
+        # The annotation version each case's screen shows: an edit is written against it, so
+        # a save from another window or machine in between is refused, never overwritten.
+        self.versions: dict[str, int] = {}
         self.writes = 0  # store writes made by this session (kept modest by debouncing)
         # Edits made while the store was unreachable, in order: (case id, edits, undo text).
         self.pending: list[tuple[str, list[L.LabelEdit], str]] = []
@@ -106,6 +109,7 @@ class CaseSession(QObject):
         self.view = view
         self.labels = dict(view.labels)
         self.state = view.state
+        self.versions[case_id] = view.version
         self.undo_group.setActiveStack(self.stack(case_id))
         self.caseOpened.emit(case_id)
         return True
@@ -140,9 +144,14 @@ class CaseSession(QObject):
         if self.pending:
             return self._keep_pending(case_id, edits, text, None)
         try:
-            result = annotating.edit(self.project, self.user, case_id, edits)
+            result = annotating.edit(self.project, self.user, case_id, edits,
+                                     expected_version=self.versions.get(case_id))
         except StoreUnavailable as exc:
             return self._keep_pending(case_id, edits, text, exc)
+        except ConflictError:
+            self._show_latest(case_id)
+            raise
+        self.versions[case_id] = result.version
         self.writes += 1
         if case_id == self.case_id:
             self.labels, _ = L.apply_edits(self.labels, edits)
@@ -152,6 +161,22 @@ class CaseSession(QObject):
             self.labelsChanged.emit({e.key for e in edits})
         self.saved.emit(text)
         return result
+
+    def _show_latest(self, case_id: str) -> None:
+        """After a refused stale edit: show what the store holds now, and its version."""
+        try:
+            fresh = annotating.view(self.project, self.user, case_id)
+        except AnnotatorError:
+            self.versions.pop(case_id, None)
+            return
+        self.versions[case_id] = fresh.version
+        if case_id == self.case_id:
+            self.view = fresh
+            self.labels = dict(fresh.labels)
+            if fresh.state != self.state:
+                self.state = fresh.state
+                self.stateChanged.emit(self.state)
+            self.labelsChanged.emit(set(self.labels))
 
     def _keep_pending(self, case_id: str, edits: list[L.LabelEdit], text: str,
                       exc: StoreUnavailable | None) -> EditResult:
@@ -172,7 +197,8 @@ class CaseSession(QObject):
         while self.pending:
             case_id, edits, text = self.pending[0]
             try:
-                annotating.edit(self.project, self.user, case_id, edits)
+                result = annotating.edit(self.project, self.user, case_id, edits)
+                self.versions[case_id] = result.version
             except StoreUnavailable:
                 return False
             except AnnotatorError as exc:  # refused on its merits now: say so, drop it
@@ -190,10 +216,14 @@ class CaseSession(QObject):
         except AnnotatorError as exc:
             self.report(exc)
             return
-        if result is None or case_id != self.case_id:
+        if result is None:
+            return
+        if case_id != self.case_id:
+            self.versions.pop(case_id, None)  # reread when the case is opened again
             return
         self.writes += 1
         fresh = annotating.view(self.project, self.user, case_id)
+        self.versions[case_id] = fresh.version
         self.labels["active_seconds"] = fresh.labels.get("active_seconds", 0)
         if fresh.state != self.state:
             self.state = fresh.state
@@ -239,6 +269,7 @@ class CaseSession(QObject):
     def _reload(self, what: str) -> bool:
         assert self.view is not None
         self.view = annotating.view(self.project, self.user, self.view.case_id)
+        self.versions[self.view.case_id] = self.view.version
         self.labels = dict(self.view.labels)
         self.state = self.view.state
         self.stateChanged.emit(self.state)

@@ -20,8 +20,8 @@ from annotator.errors import NotFound
 from annotator.services import annotating, review
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.project import Project, open_project
 from annotator.services.users import add_user
+from annotator.store.project import Project, open_project
 from factories import make_case, write_case_file
 
 CURATOR = "Sam Curator"

@@ -13,7 +13,7 @@ from annotator.export.privacy import PrivacyError, dicom_findings, image_finding
 from annotator.ingest.deidentify import deidentify_dicom
 from annotator.services import review
 from annotator.services.export import export_release
-from annotator.services.project import Project
+from annotator.store.project import Project
 from conftest import CURATOR, SENIOR
 
 

@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 
 from annotator.domain.labels import LabelEdit
 from annotator.services import annotating, review
-from annotator.services.history import entries
 from annotator.services.review_queue import list_items
+from annotator.store.history import entries
 
 pytestmark = pytest.mark.gui
 

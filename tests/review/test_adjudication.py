@@ -9,7 +9,6 @@ from review_support import chose, submit
 
 from annotator.errors import PermissionDenied, StateError, ValidationError
 from annotator.services import review, review_reopen
-from annotator.services.history import entries
 from annotator.services.review_actions import (
     bulk_decide,
     decide_value,
@@ -20,6 +19,7 @@ from annotator.services.review_actions import (
 from annotator.services.review_feedback import feedback, my_feedback
 from annotator.services.review_queue import list_items, review_status
 from annotator.services.users import add_user
+from annotator.store.history import entries
 
 BOARD = {"Figure 1": 1, "Figure 2": 2, "Figure 3": 3}
 

@@ -6,10 +6,10 @@ from review_support import chose, submit
 from sqlalchemy import select
 
 from annotator.services import annotating, review
-from annotator.services.history import entries
 from annotator.services.review_queue import case_queue, list_items, review_status
 from annotator.services.review_view import case_detail
 from annotator.services.users import add_user
+from annotator.store.history import entries
 from annotator.store.schema import Case, DetectedItem, ReviewerLetter, User
 
 

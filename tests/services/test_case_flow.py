@@ -10,9 +10,9 @@ from annotator.domain.labels import LabelEdit
 from annotator.errors import PermissionDenied, StateError
 from annotator.services import annotating, review
 from annotator.services.assignments import assign, reassign
-from annotator.services.history import entries
 from annotator.services.imports import import_cases
 from annotator.services.status import project_status
+from annotator.store.history import entries
 from factories import make_case, write_case_file
 
 

@@ -11,9 +11,9 @@ from sqlalchemy import text, update
 from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.project import open_project
 from annotator.services.repair import repair_case_states
 from annotator.services.users import add_user
+from annotator.store.project import open_project
 from annotator.store.schema import Case, HistoryEntry
 from factories import make_case, write_case_file
 
@@ -91,7 +91,7 @@ def test_sigkill_during_a_burst_of_edits_loses_no_acknowledged_edit(
     import subprocess
     import sys
 
-    from annotator.services.history import entries
+    from annotator.store.history import entries
 
     _two_annotators_ready(project_location, tmp_path / "drafts")
     process = subprocess.Popen(

@@ -10,7 +10,13 @@ import argparse
 import json
 from typing import Any
 
+from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import AnnotatorError
+from annotator.review.order_board import board_text
+from annotator.review.textdiff import diff_text
+from annotator.services import review, review_actions, review_queue, review_reopen
+from annotator.services.review_feedback import feedback
+from annotator.services.review_view import case_detail
 
 _TEXT_WIDTH = 60
 
@@ -62,8 +68,6 @@ def _need(args: argparse.Namespace, *names: str) -> None:
 
 def short(value: Any) -> str:
     """A value in one short line (order boards read as ``Figure 1 < Figure 2``)."""
-    from annotator.review.order_board import board_text
-
     if value is None:
         return "-"
     if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
@@ -75,25 +79,22 @@ def short(value: Any) -> str:
 
 def handler(args: argparse.Namespace) -> int:
     """Run the review action the arguments name."""
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.services import review, review_actions, review_queue, review_reopen
-
-    project = _project(args)
+    project = project_of(args)
     if args.list:
         items = review_queue.list_items(
-            project, _actor(project, args), include_auto=args.all, only_open=args.open,
+            project, actor_of(project, args), include_auto=args.all, only_open=args.open,
             case_ids=args.case,
         )
         if args.json:
-            _print_json([i.as_json() for i in items])
+            print_json([i.as_json() for i in items])
         for i in items if not args.json else []:
             values = "  ".join(f"{k}={short(v)}" for k, v in i.values.items())
             print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
         return 0
     if args.status:
-        counts = review_queue.review_status(project, _actor(project, args))
+        counts = review_queue.review_status(project, actor_of(project, args))
         if args.json:
-            _print_json(counts)
+            print_json(counts)
         else:
             for key, value in counts.items():
                 print(f"{key:<22} {value}")
@@ -101,8 +102,8 @@ def handler(args: argparse.Namespace) -> int:
     if args.show:
         return _show(project, args)
     if args.feedback:
-        return _feedback(project, _actor(project, args), args)
-    actor = _actor(project, args)
+        return _feedback(project, actor_of(project, args), args)
+    actor = actor_of(project, args)
     if args.decide:
         _need(args, "value", "reason")
         case_id, key = args.decide
@@ -148,13 +149,9 @@ def handler(args: argparse.Namespace) -> int:
 
 
 def _show(project: Any, args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json
-    from annotator.review.textdiff import diff_text
-    from annotator.services.review_view import case_detail
-
-    detail = case_detail(project, args.show, _actor(project, args))
+    detail = case_detail(project, args.show, actor_of(project, args))
     if args.json:
-        _print_json(detail.as_json())
+        print_json(detail.as_json())
         return 0
     print(f"{detail.case_id}  {detail.title}  [{detail.state}]  reviewers: {detail.letters}")
     for item in detail.items:
@@ -174,12 +171,9 @@ def _show(project: Any, args: argparse.Namespace) -> int:
 
 
 def _feedback(project: Any, annotator: str, args: argparse.Namespace) -> int:
-    from annotator.cli import _print_json
-    from annotator.services.review_feedback import feedback
-
     result = feedback(project, annotator, args.feedback)
     if args.json:
-        _print_json([i.__dict__ for i in result.items])
+        print_json([i.__dict__ for i in result.items])
         return 0
     if result.exclusion:
         print(f"{result.case_id} was excluded: {result.exclusion}")

@@ -17,7 +17,7 @@ from typing import Any
 
 from annotator.export.collect import pseudonym
 from annotator.export.layout import dump_json
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 
 @dataclass

@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session
 from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
 from annotator.services.caseflow import active_annotations
-from annotator.services.project import Project
 from annotator.services.review import CaseReview, review_case
+from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
 
 COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "rubric_comment")

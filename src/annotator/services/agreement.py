@@ -23,8 +23,8 @@ from annotator.agreement.project_data import (
 )
 from annotator.agreement.report import build_report
 from annotator.domain.states import AnnotationState, Role
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseRevision, User
 
 DOING = "viewing inter-annotator agreement"

@@ -18,9 +18,9 @@ from annotator.domain.states import AnnotationState, CaseState, can_edit, can_re
 from annotator.domain.suggestions import accept_edits, figures, suggestions
 from annotator.errors import ConflictError, NotFound, StateError
 from annotator.services.caseflow import active_annotation, refresh_case_state
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import get_user
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Annotation, Case, CaseRevision, utcnow
 
 

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import ValidationError
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, User, utcnow
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import AnnotationState, CaseState, case_state_after_submissions
-from annotator.services.history import record
+from annotator.store.history import record
 from annotator.store.schema import Annotation, Case, utcnow
 
 

@@ -25,11 +25,11 @@ from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
-from annotator.services.project import Project, is_url, open_project, project_is_empty
 from annotator.services.status import project_status
+from annotator.services.sync_demo import demo_offline_round_trip
 from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
-from annotator.sync.demo import demo_offline_round_trip
+from annotator.store.project import Project, is_url, open_project, project_is_empty
 
 CURATOR = "Sam Curator"
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")

@@ -21,9 +21,9 @@ from annotator.export.settings import (
     check_version,
 )
 from annotator.export.writer import ExportOptions, ExportResult, Progress, write_release
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 
 
 def card_settings(project: Project) -> CardSettings:

@@ -19,9 +19,9 @@ from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import AnnotatorError
 from annotator.ingest import CaseCandidate, read_case_sources
 from annotator.services.caseflow import send_for_recheck
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     Adjudication,
     Annotation,

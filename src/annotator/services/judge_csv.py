@@ -20,10 +20,10 @@ from annotator.domain.states import Role
 from annotator.errors import ValidationError
 from annotator.judging.runfile import ALL_TARGETS
 from annotator.judging.sheet import check_value, trajectory_key
-from annotator.services.history import record
 from annotator.services.judge_scoring import missing_keys
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User, utcnow
 
 COLUMNS = ("scorer", "run", "case_id", "target", "diagnosis", "score", "label")

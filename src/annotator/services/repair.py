@@ -15,8 +15,8 @@ from sqlalchemy import select
 
 from annotator.domain.states import CaseState, Role, case_state_after_submissions
 from annotator.services.caseflow import active_annotations, refresh_case_state
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.project import Project
 from annotator.store.schema import Case
 
 

@@ -22,9 +22,9 @@ from annotator.review.final import FinalValues, final_values, release_content
 from annotator.review.items import case_items
 from annotator.review.release_checks import release_problems
 from annotator.services.caseflow import active_annotations
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     Adjudication,
     Annotation,

@@ -16,11 +16,11 @@ from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.review.decision_values import parse_value
 from annotator.review.disagreement import BULK_TYPES
 from annotator.services import review
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.review_detect import detected_items, sync_case
 from annotator.services.review_queue import case_queue, list_items
 from annotator.services.users import get_user, require_reader_of_others
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import ReviewRecord, User
 
 DEMO_REASON = ("clinical_judgement", "Decided on the images and the protocol (demo script).")

@@ -17,10 +17,10 @@ from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
 from annotator.review.conflicts import item_label, item_status
 from annotator.review.disagreement import bulk_resolvable, impact
-from annotator.services.project import Project
 from annotator.services.review import decision_rows, review_in
 from annotator.services.review_detect import detected_items, sync_all
 from annotator.services.users import require_reader_of_others
+from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, DetectedItem, ReviewRecord
 
 _STATUS_RANK = {"open": 0, "decided": 1, "overridden": 2, "moot": 3, "auto_resolved": 4}

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 from annotator.domain.states import CaseState
 from annotator.errors import StateError, ValidationError
 from annotator.services.caseflow import active_annotations
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.review import adjudicator, decision_rows, get_case, revoke
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Case, utcnow
 
 

@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import ProjectError
-from annotator.services.history import record
-from annotator.services.project import Project, is_url, open_project
+from annotator.services.sync_bundle import read_bundle
+from annotator.store.history import record
+from annotator.store.project import Project, is_url, open_project
 from annotator.store.schema import (
     Annotation,
     Case,
@@ -28,7 +29,6 @@ from annotator.store.schema import (
     UserRole,
     utcnow,
 )
-from annotator.sync.bundle import read_bundle
 from annotator.sync.formats import BundleCase, BundleContent, BundleManifest, SyncFileError
 from annotator.sync.offline import (
     OFFLINE_KEY,

@@ -20,8 +20,8 @@ from annotator.domain.states import AnnotationState
 from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
-from annotator.services.project import Project
 from annotator.services.users import get_user, list_users
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).

@@ -201,7 +201,7 @@ class RoundTripView(QWidget):
 
     def make_bundle_to(self, annotator: str, path: Path) -> None:
         """Write ``annotator``'s work bundle to ``path`` off the GUI thread."""
-        from annotator.sync.bundle import make_bundle
+        from annotator.services.sync_bundle import make_bundle
 
         if self.busy:
             return
@@ -225,7 +225,7 @@ class RoundTripView(QWidget):
 
     def import_files(self, paths: list[Path]) -> None:
         """Import packages off the GUI thread; the report lists every case."""
-        from annotator.sync.package_import import import_packages
+        from annotator.services.sync_package_import import import_packages
 
         if self.busy:
             return

@@ -22,7 +22,7 @@ from annotator.agreement.coefficients import (
     percent_agreement,
     unanimity,
 )
-from annotator.agreement.families import FamilyRatings, ReportOptions
+from annotator.agreement.families import FamilyRatings
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import (
     confusion_matrix,
@@ -31,6 +31,7 @@ from annotator.agreement.kappa import (
     pair_confusions,
     pairwise_cohen_kappas,
 )
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import decompose
 

@@ -36,6 +36,8 @@ DISCARD_REASONS = (
 )
 
 # Families whose value records how it was set (annotator choice vs accepted suggestion).
+# Families of the fixes physicians propose to the draft (compared on their effective value).
+FIX_FAMILIES = ("meta", "caption", "step", "rubric")
 SUGGESTIBLE = ("importance", "stage", "difficulty", "rarity")
 
 FAMILIES = (

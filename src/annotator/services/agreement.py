@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.agreement.families import ReportOptions
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
     AnnotatorProgress,
     CaseRecord,

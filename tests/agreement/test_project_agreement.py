@@ -22,10 +22,11 @@ from annotator import cli
 from annotator.agreement.report import family
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, LabelEdit
 from annotator.errors import PermissionDenied
-from annotator.services import annotating, review
+from annotator.services import annotating
 from annotator.services.agreement import agreement_report
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
+from annotator.services.review import decisions
 from annotator.services.users import add_user
 from annotator.store.project import Project, open_project
 from factories import make_case, write_case_file
@@ -141,7 +142,7 @@ def build_project(root: Path) -> Built:
             data.submitted.setdefault(cid, {})[name] = final
             data.when.setdefault(cid, {})[name] = clock["now"]
     for cid in ("C010", "C061"):
-        review.exclude(project, "adj", cid, "duplicate of another case")
+        decisions.exclude(project, "adj", cid, "duplicate of another case")
         data.excluded.add(cid)
     return data
 

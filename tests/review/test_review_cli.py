@@ -10,7 +10,7 @@ import pytest
 from review_support import chose, submit
 
 import annotator.cli
-from annotator.services.review_view import case_detail
+from annotator.services.review.view import case_detail
 from annotator.services.users import add_user
 from annotator.store.project import open_project
 from factories import make_case, write_case_file

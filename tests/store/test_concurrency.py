@@ -152,8 +152,8 @@ def _annotator_burst(location: str, name: str, rounds: int, out: Any) -> None:
 
 def _adjudicator_burst(location: str, rounds: int) -> None:
     from annotator.errors import AnnotatorError
-    from annotator.services import review
-    from annotator.services.review_queue import case_queue
+    from annotator.services.review import decisions
+    from annotator.services.review.queue import case_queue
 
     project = open_project(location, create=False)
     try:
@@ -161,7 +161,7 @@ def _adjudicator_burst(location: str, rounds: int) -> None:
             for entry in case_queue(project, "adj"):
                 if entry.state == "in_review" and not entry.open and not entry.blockers:
                     try:
-                        review.green_light(project, "adj", entry.case_id)
+                        decisions.green_light(project, "adj", entry.case_id)
                     except AnnotatorError:
                         continue
     finally:

@@ -14,9 +14,9 @@ from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import AnnotatorError
 from annotator.review.order_board import board_text
 from annotator.review.textdiff import diff_text
-from annotator.services import review, review_actions, review_queue, review_reopen
-from annotator.services.review_feedback import feedback
-from annotator.services.review_view import case_detail
+from annotator.services.review import actions, decisions, queue, reopen
+from annotator.services.review.feedback import feedback
+from annotator.services.review.view import case_detail
 
 _TEXT_WIDTH = 60
 
@@ -81,7 +81,7 @@ def handler(args: argparse.Namespace) -> int:
     """Run the review action the arguments name."""
     project = project_of(args)
     if args.list:
-        items = review_queue.list_items(
+        items = queue.list_items(
             project, actor_of(project, args), include_auto=args.all, only_open=args.open,
             case_ids=args.case,
         )
@@ -92,7 +92,7 @@ def handler(args: argparse.Namespace) -> int:
             print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
         return 0
     if args.status:
-        counts = review_queue.review_status(project, actor_of(project, args))
+        counts = queue.review_status(project, actor_of(project, args))
         if args.json:
             print_json(counts)
         else:
@@ -107,7 +107,7 @@ def handler(args: argparse.Namespace) -> int:
     if args.decide:
         _need(args, "value", "reason")
         case_id, key = args.decide
-        result = review_actions.decide_value(
+        result = actions.decide_value(
             project, actor, case_id, key, args.value, args.reason, args.text
         )
         print(f"{case_id} {key}: decided ({args.reason}); case is {result.state}")
@@ -115,34 +115,34 @@ def handler(args: argparse.Namespace) -> int:
             print(f"    not green yet: {blocker}")
     elif args.reopen:
         _need(args, "reason")
-        review_reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
+        reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
         print(f"{args.reopen[0]} {args.reopen[1]}: decision reopened")
     elif args.green_light:
-        review.green_light(project, actor, args.green_light)
+        decisions.green_light(project, actor, args.green_light)
         print(f"{args.green_light}: green-lit")
     elif args.green_light_unanimous:
-        outcome = review_actions.green_light_unanimous(project, actor)
+        outcome = actions.green_light_unanimous(project, actor)
         print(f"{len(outcome.done)} case(s) green-lit: {', '.join(outcome.done) or '-'}")
         for case_id, why in outcome.skipped.items():
             print(f"    {case_id}: {why}")
     elif args.exclude:
         _need(args, "reason")
-        review.exclude(project, actor, args.exclude, args.reason)
+        decisions.exclude(project, actor, args.exclude, args.reason)
         print(f"{args.exclude}: excluded ({args.reason})")
     elif args.reinstate:
         _need(args, "reason")
-        review_reopen.reinstate(project, actor, args.reinstate, args.reason)
+        reopen.reinstate(project, actor, args.reinstate, args.reason)
         print(f"{args.reinstate}: reinstated")
     elif args.bulk:
         _need(args, "value", "reason")
-        outcome = review_actions.bulk_decide(
+        outcome = actions.bulk_decide(
             project, actor, args.value, args.reason, args.text, disagreement=args.bulk
         )
         print(f"{len(outcome.done)} conflict(s) decided as {args.value}")
         for where, why in outcome.skipped.items():
             print(f"    skipped {where}: {why}")
     elif args.split is not None:
-        given = review_actions.split_cases(project, actor, args.split or None)
+        given = actions.split_cases(project, actor, args.split or None)
         for name, cases in given.items():
             print(f"{name}: {len(cases)} case(s) {', '.join(cases)}")
     return 0

@@ -38,6 +38,16 @@ DISCARD_REASONS = (
 # Families whose value records how it was set (annotator choice vs accepted suggestion).
 # Families of the fixes physicians propose to the draft (compared on their effective value).
 FIX_FAMILIES = ("meta", "caption", "step", "rubric")
+# Why an adjudicator decided an item (a project may shorten the list).
+REASON_CODES = (
+    "protocol",  # the annotation protocol / contract decides it
+    "clinical_judgement",
+    "majority",
+    "template_error",
+    "image_evidence",
+    "irresolvable",
+    "other",
+)
 SUGGESTIBLE = ("importance", "stage", "difficulty", "rarity")
 
 FAMILIES = (

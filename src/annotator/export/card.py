@@ -11,10 +11,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.domain.labels import REASON_CODES
 from annotator.export.collect import HeldBack
 from annotator.export.counts import COUNT_LABELS
 from annotator.export.settings import CardSettings
-from annotator.services.review import REASON_CODES
 
 NOT_STATED = "not stated"
 COUNTS_HEADING = "## Counts"

@@ -19,8 +19,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
-from annotator.services.caseflow import active_annotations
-from annotator.services.review import CaseReview, review_case
+from annotator.services.review.base import CaseReview, active_annotations, review_case
 from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
 

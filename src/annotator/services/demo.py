@@ -20,11 +20,12 @@ from annotator.domain.suggestions import suggestions
 from annotator.errors import NotFound, ProjectError
 from annotator.resources import demo_cases_dir
 from annotator.review.items import Item
-from annotator.services import annotating, review
+from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
+from annotator.services.review import actions, base, decisions
 from annotator.services.status import project_status
 from annotator.services.sync_demo import demo_offline_round_trip
 from annotator.services.users import add_user
@@ -199,7 +200,7 @@ def _pick(item: Item, rng: random.Random) -> Any:
 
 def _keep_key_exam_essential(project: Project, case_id: str) -> None:
     """If every reviewer demoted the draft's key exam, the senior restores it (protocol)."""
-    state = review.review_case(project, case_id)
+    state = base.review_case(project, case_id)
     if state.state == "green_lit" or not any("no essential exam" in b for b in state.blockers):
         return
     key_exam = next(
@@ -207,7 +208,7 @@ def _keep_key_exam_essential(project: Project, case_id: str) -> None:
         for k, v in suggestions(_draft(project, case_id)).items()
         if k.startswith("importance:") and v == "essential"
     )
-    review.decide(
+    decisions.decide(
         project,
         SENIOR,
         case_id,
@@ -216,7 +217,7 @@ def _keep_key_exam_essential(project: Project, case_id: str) -> None:
         "protocol",
         "The diagnosis cannot be made without this exam.",
     )
-    review.green_light(project, SENIOR, case_id)
+    decisions.green_light(project, SENIOR, case_id)
 
 
 def replay_work(project: Project) -> DemoPlan:
@@ -250,11 +251,11 @@ def replay_work(project: Project) -> DemoPlan:
             annotating.submit(project, name, case_id)
     with tempfile.TemporaryDirectory(prefix="annotator-demo-offline-") as workdir:
         demo_offline_round_trip(project, offline_name, offline, Path(workdir))
-    review.demo_adjudicate(project, SENIOR, plan.green_lit)
+    actions.demo_adjudicate(project, SENIOR, plan.green_lit)
     for case_id in plan.green_lit:
         _keep_key_exam_essential(project, case_id)
     for case_id in plan.excluded:
-        review.decide(
+        decisions.decide(
             project,
             SENIOR,
             case_id,

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import AnnotatorError
 from annotator.ingest import CaseCandidate, read_case_sources
-from annotator.services.caseflow import send_for_recheck
+from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
 from annotator.store.history import record
 from annotator.store.project import Project

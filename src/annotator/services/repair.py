@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from annotator.domain.states import CaseState, Role, case_state_after_submissions
-from annotator.services.caseflow import active_annotations, refresh_case_state
+from annotator.services.review.base import active_annotations
+from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.users import require_role
 from annotator.store.project import Project
 from annotator.store.schema import Case

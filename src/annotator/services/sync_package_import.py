@@ -21,7 +21,8 @@ from annotator.domain import labels as L
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.domain.suggestions import figures
 from annotator.errors import AnnotatorError, NotFound
-from annotator.services.caseflow import active_annotation, refresh_case_state, send_for_recheck
+from annotator.services.review.base import active_annotation
+from annotator.services.review.caseflow import refresh_case_state, send_for_recheck
 from annotator.services.sync_package import read_package
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record

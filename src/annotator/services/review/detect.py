@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.review.conflicts import assign_letters, detect, fingerprint
-from annotator.services.review import REVIEW_STATES, current_content, submitted_labels
+from annotator.services.review.base import REVIEW_STATES, current_content, submitted_labels
 from annotator.store.history import record
 from annotator.store.schema import Case, DetectedItem, ReviewerLetter, ReviewRecord, utcnow
 

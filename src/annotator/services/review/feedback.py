@@ -17,7 +17,7 @@ from annotator.errors import NotFound, StateError
 from annotator.review.conflicts import item_label
 from annotator.review.final import final_values
 from annotator.review.items import case_items, same_value
-from annotator.services.review import (
+from annotator.services.review.base import (
     current_content,
     decision_rows,
     get_case,

@@ -15,8 +15,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from annotator.export.collect import pseudonym
 from annotator.export.layout import dump_json
+from annotator.export.release_input import pseudonym
 from annotator.store.project import Project
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.domain.labels import REASON_CODES
-from annotator.export.collect import HeldBack
 from annotator.export.counts import COUNT_LABELS
+from annotator.export.release_input import HeldBack
 from annotator.export.settings import CardSettings
 
 NOT_STATED = "not stated"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from annotator.imaging.dicom_header import acquisition_label
+
 if TYPE_CHECKING:
     from pydicom.dataset import Dataset
 
@@ -76,8 +78,6 @@ PREAMBLE = b"\x00" * 128
 
 def controlled_series_description(text: str) -> str | None:
     """The acquisition word for a SeriesDescription (``FLAIR``, ``T1``...), else None."""
-    from annotator.imaging.dicom_header import acquisition_label
-
     return acquisition_label(text) if text.strip() else None
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from annotator.domain.case import canonical_json
 from annotator.domain.labels import LabelEdit
 from annotator.domain.suggestions import suggestions
@@ -31,6 +33,7 @@ from annotator.services.sync_demo import demo_offline_round_trip
 from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.project import Project, is_url, open_project, project_is_empty
+from annotator.store.schema import Case, CaseRevision
 
 CURATOR = "Sam Curator"
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
@@ -279,19 +282,11 @@ def replay_work(project: Project) -> DemoPlan:
 
 
 def _case_ids(project: Project) -> list[str]:
-    from sqlalchemy import select
-
-    from annotator.store.schema import Case
-
     with project.tx() as session:
         return list(session.scalars(select(Case.case_id)))
 
 
 def _draft(project: Project, case_id: str) -> dict[str, Any]:
-    from sqlalchemy import select
-
-    from annotator.store.schema import Case, CaseRevision
-
     with project.tx() as session:
         content: dict[str, Any] = session.scalars(
             select(CaseRevision.content)
@@ -302,10 +297,6 @@ def _draft(project: Project, case_id: str) -> dict[str, Any]:
 
 
 def _needs_fix(project: Project) -> set[str]:
-    from sqlalchemy import select
-
-    from annotator.store.schema import Case, CaseRevision
-
     with project.tx() as session:
         rows = session.execute(
             select(Case.case_id, CaseRevision.problems).join(

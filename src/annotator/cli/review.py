@@ -17,6 +17,7 @@ from annotator.review.textdiff import diff_text
 from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.feedback import feedback
 from annotator.services.review.view import case_detail
+from annotator.store.project import Project
 
 _TEXT_WIDTH = 60
 
@@ -81,29 +82,42 @@ def handler(args: argparse.Namespace) -> int:
     """Run the review action the arguments name."""
     project = project_of(args)
     if args.list:
-        items = queue.list_items(
-            project, actor_of(project, args), include_auto=args.all, only_open=args.open,
-            case_ids=args.case,
-        )
-        if args.json:
-            print_json([i.as_json() for i in items])
-        for i in items if not args.json else []:
-            values = "  ".join(f"{k}={short(v)}" for k, v in i.values.items())
-            print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
-        return 0
+        return _list(project, args)
     if args.status:
-        counts = queue.review_status(project, actor_of(project, args))
-        if args.json:
-            print_json(counts)
-        else:
-            for key, value in counts.items():
-                print(f"{key:<22} {value}")
-        return 0
+        return _status(project, args)
     if args.show:
         return _show(project, args)
     if args.feedback:
         return _feedback(project, actor_of(project, args), args)
-    actor = actor_of(project, args)
+    _act(project, actor_of(project, args), args)
+    return 0
+
+
+def _list(project: Project, args: argparse.Namespace) -> int:
+    items = queue.list_items(
+        project, actor_of(project, args), include_auto=args.all, only_open=args.open,
+        case_ids=args.case,
+    )
+    if args.json:
+        print_json([i.as_json() for i in items])
+    for i in items if not args.json else []:
+        values = "  ".join(f"{k}={short(v)}" for k, v in i.values.items())
+        print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
+    return 0
+
+
+def _status(project: Project, args: argparse.Namespace) -> int:
+    counts = queue.review_status(project, actor_of(project, args))
+    if args.json:
+        print_json(counts)
+    else:
+        for key, value in counts.items():
+            print(f"{key:<22} {value}")
+    return 0
+
+
+def _act(project: Project, actor: str, args: argparse.Namespace) -> None:
+    """The actions that change the review: decide, reopen, green-light, exclude, ..."""
     if args.decide:
         _need(args, "value", "reason")
         case_id, key = args.decide
@@ -133,7 +147,12 @@ def handler(args: argparse.Namespace) -> int:
         _need(args, "reason")
         reopen.reinstate(project, actor, args.reinstate, args.reason)
         print(f"{args.reinstate}: reinstated")
-    elif args.bulk:
+    else:
+        _bulk_or_split(project, actor, args)
+
+
+def _bulk_or_split(project: Project, actor: str, args: argparse.Namespace) -> None:
+    if args.bulk:
         _need(args, "value", "reason")
         outcome = actions.bulk_decide(
             project, actor, args.value, args.reason, args.text, disagreement=args.bulk
@@ -145,10 +164,9 @@ def handler(args: argparse.Namespace) -> int:
         given = actions.split_cases(project, actor, args.split or None)
         for name, cases in given.items():
             print(f"{name}: {len(cases)} case(s) {', '.join(cases)}")
-    return 0
 
 
-def _show(project: Any, args: argparse.Namespace) -> int:
+def _show(project: Project, args: argparse.Namespace) -> int:
     detail = case_detail(project, args.show, actor_of(project, args))
     if args.json:
         print_json(detail.as_json())
@@ -170,7 +188,7 @@ def _show(project: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _feedback(project: Any, annotator: str, args: argparse.Namespace) -> int:
+def _feedback(project: Project, annotator: str, args: argparse.Namespace) -> int:
     result = feedback(project, annotator, args.feedback)
     if args.json:
         print_json([i.__dict__ for i in result.items])

@@ -16,10 +16,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import REASON_CODES
+from annotator.domain.release_rules import release_problems
 from annotator.domain.states import CaseState, Role
 from annotator.errors import NotFound, PermissionDenied
 from annotator.review.final import FinalValues, final_values, release_content
-from annotator.review.release_checks import release_problems
 from annotator.services.users import require_role
 from annotator.store.project import Project
 from annotator.store.schema import (

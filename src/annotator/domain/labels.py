@@ -194,21 +194,3 @@ def missing_for_submit(labels: dict[str, Any], figures: list[str]) -> list[str]:
         missing.append("no rarity")
     return missing
 
-
-def describe_edit(edit: LabelEdit) -> str:
-    """A short human description for history and undo menus ("importance of Figure 2")."""
-    family, item = split_key(edit.key)
-    words = {
-        "importance": "importance",
-        "stage": "order stage",
-        "meta_ok": "metadata check",
-        "meta": "metadata",
-        "red_flag": "red flag",
-        "exam_comment": "exam comment",
-        "rubric_ok": "rubric check",
-        "rubric_comment": "rubric comment",
-        "active_seconds": "active time",
-        "demography_note": "demography note",
-    }
-    what = words.get(family, family)
-    return f"{what} of {item}" if item else what

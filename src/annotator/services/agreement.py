@@ -81,8 +81,3 @@ def agreement_report(
         basis = load_basis(session)
     return build_report(basis, options)
 
-
-def check_curator(project: Project, actor: str | None) -> None:
-    """Raise PermissionDenied unless ``actor`` may see agreement figures (for the GUI)."""
-    with project.tx() as session:
-        require_role(session, actor or "", Role.CURATOR, DOING)

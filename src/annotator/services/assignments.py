@@ -32,10 +32,6 @@ def _annotators(session: Session) -> list[User]:
     return [u for u in users if Role.ANNOTATOR.value in u.role_names]
 
 
-def _active(session: Session) -> list[Annotation]:
-    return list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
-
-
 def _place(
     session: Session,
     actor: str,

@@ -119,33 +119,6 @@ def _may_split(user: User) -> None:
         raise PermissionDenied("splitting review work needs the curator or adjudicator role")
 
 
-def assign_adjudicator(project: Project, actor: str, case_id: str, adjudicator: str | None) -> None:
-    """Give a case in review to one adjudicator (None: to nobody in particular)."""
-    with project.tx() as session:
-        _may_split(get_user(session, actor))
-        case = base.get_case(session, case_id)
-        if adjudicator is not None:
-            user = get_user(session, adjudicator)
-            if Role.ADJUDICATOR.value not in user.role_names:
-                raise PermissionDenied(f"{adjudicator} does not have the adjudicator role")
-            why = base.own_case_reason(session, user, case)
-            if why:
-                raise PermissionDenied(why)
-        sync_case(session, case)
-        row = session.get(ReviewRecord, case.id)
-        if row is None:
-            raise ValidationError(f"{case_id} is not in review yet")
-        record(
-            session,
-            actor,
-            "review_assigned",
-            case_pk=case.id,
-            before=row.adjudicator,
-            after=adjudicator,
-        )
-        row.adjudicator = adjudicator
-
-
 def split_cases(
     project: Project, actor: str, adjudicators: list[str] | None = None
 ) -> dict[str, list[str]]:

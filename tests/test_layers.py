@@ -92,3 +92,12 @@ def test_core_imports_at_module_level() -> None:
                 elif isinstance(node, ast.Import):
                     found |= {(path.relative_to(root).as_posix(), a.name) for a in node.names}
     assert {f for f in found if f[1].startswith("annotator")} == LAZY_IMPORTS
+
+
+def test_architecture_doc_shows_the_contract() -> None:
+    """The layers diagram in docs/architecture.md matches the contract in pyproject.toml."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "layers-diagram.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr

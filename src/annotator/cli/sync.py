@@ -17,10 +17,10 @@ from annotator.errors import AnnotatorError
 from annotator.services.sync_bundle import make_bundle
 from annotator.services.sync_package import make_package
 from annotator.services.sync_package_import import import_packages
+from annotator.services.sync_status import roundtrip_status
 from annotator.services.sync_unbundle import unbundle
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import STATUSES
-from annotator.sync.status import roundtrip_status
 
 
 def register(subparsers: Any) -> None:

@@ -43,17 +43,20 @@ def diagram() -> str:
     lines += [f"    L{i} --> L{i + 1}" for i in range(len(layers) - 1)]
     lines.append("```")
     forbidden = [c for c in contracts() if c["type"] == "forbidden"]
-    notes = [
-        f"- **{c['name']}**: {', '.join(str(m) for m in c['forbidden_modules'])}"  # type: ignore[attr-defined]
-        f" is imported by no module of {len(c['source_modules'])} core packages"  # type: ignore[arg-type]
-        for c in forbidden
-    ]
+    notes = [f"- **{c['name']}**: no module in {_names(c['source_modules'])} imports"
+             f" {_names(c['forbidden_modules'])} directly." for c in forbidden]
     legend = (
         "An arrow reads *may import*: a package imports only from the layers below its own"
         " (any depth), never from above; packages side by side in one box must not import"
         " each other."
     )
     return "\n".join([BEGIN, "", *lines, "", legend, "", *notes, "", END])
+
+
+def _names(modules: object) -> str:
+    """``annotator.gui`` -> ``gui``, as a readable list of code spans."""
+    names = [f"`{str(m).removeprefix('annotator.')}`" for m in modules]  # type: ignore[attr-defined]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def current_doc() -> str:

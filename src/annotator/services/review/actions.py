@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from annotator.domain.case import canonical_json
 from annotator.domain.states import CaseState, Role
@@ -119,6 +120,22 @@ def _may_split(user: User) -> None:
         raise PermissionDenied("splitting review work needs the curator or adjudicator role")
 
 
+def _adjudicators(session: Session, names: list[str] | None) -> list[User]:
+    """The named users, or every adjudicator; each must hold the adjudicator role."""
+    users = (
+        [get_user(session, n) for n in names]
+        if names
+        else [
+            u
+            for u in session.scalars(select(User).order_by(User.name))
+            if Role.ADJUDICATOR.value in u.role_names
+        ]
+    )
+    if not users or any(Role.ADJUDICATOR.value not in u.role_names for u in users):
+        raise ValidationError("split among users with the adjudicator role")
+    return users
+
+
 def split_cases(
     project: Project, actor: str, adjudicators: list[str] | None = None
 ) -> dict[str, list[str]]:
@@ -128,17 +145,7 @@ def split_cases(
     """
     with project.tx() as session:
         _may_split(get_user(session, actor))
-        users = (
-            [get_user(session, n) for n in adjudicators]
-            if adjudicators
-            else [
-                u
-                for u in session.scalars(select(User).order_by(User.name))
-                if Role.ADJUDICATOR.value in u.role_names
-            ]
-        )
-        if not users or any(Role.ADJUDICATOR.value not in u.role_names for u in users):
-            raise ValidationError("split among users with the adjudicator role")
+        users = _adjudicators(session, adjudicators)
         names = [u.name for u in users]
     entries = [e for e in case_queue(project, actor) if e.state == CaseState.IN_REVIEW.value]
     load = {n: sum(1 for e in entries if e.adjudicator == n) for n in names}

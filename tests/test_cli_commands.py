@@ -19,7 +19,8 @@ COMMANDS = {
     "demo", "import", "status", "users", "assign", "backup", "repair", "stats", "agreement",
     "gui", "bundle", "unbundle", "package", "package-import", "roundtrip-status", "export",
     "validate", "review", "judge-import", "judge-assign", "judge-scores", "judge-conflicts",
-    "judge-adjudicate", "judge-agreement",
+    "judge-adjudicate", "judge-agreement", "sme-lint", "sme-import", "sme-items", "sme-assign",
+    "sme-queue", "sme-verdict", "sme-review", "sme-results",
 }
 
 

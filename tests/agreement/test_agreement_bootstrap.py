@@ -162,13 +162,15 @@ def test_ci_contains_point_estimate_on_large_synthetic_set(make_codes: MakeCodes
         assert ci[1] - ci[0] < 0.1
 
 
-def test_degenerate_resamples_give_none() -> None:
-    # Everyone says category 0 except in one case: resamples without it have no kappa.
+def test_degenerate_resamples_are_dropped() -> None:
+    # Changed (issue 16): resamples without the one disagreeing case have no kappa; they are
+    # dropped (and counted, see test_agreement_weighted) instead of voiding the interval.
     codes = np.zeros((25, 2))
     codes[0] = [0, 1]
     case_ids = list(range(25))
-    assert case_bootstrap(codes, case_ids, "cohen_kappa", n_categories=2) is None
+    assert case_bootstrap(codes, case_ids, "cohen_kappa", n_categories=2) == (0.0, 0.0)
     assert case_bootstrap(codes, case_ids, "percent_agreement") is not None
+    # Nobody ever varies: Fleiss' kappa is undefined in every resample.
     varying = np.zeros((25, 3))
     varying[0, 2] = np.nan
     assert case_bootstrap(varying, case_ids, "fleiss_kappa", n_categories=2) is None

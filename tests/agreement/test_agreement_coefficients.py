@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -98,14 +99,34 @@ def test_fleiss_matches_statsmodels_on_random_data(make_codes: MakeCodes) -> Non
         assert fleiss_kappa(codes, 4) == pytest.approx(sm_fleiss_kappa(table))
 
 
-def test_fleiss_is_none_when_raters_per_unit_vary(make_codes: MakeCodes) -> None:
-    codes = make_codes(30, 3, 3)
-    codes[4, 1] = NAN
-    assert fleiss_kappa(codes, 3) is None
-    # A unit nobody rated does not count as a varying number of raters.
+def test_fleiss_generalised_when_raters_per_unit_vary(
+    make_codes: MakeCodes, krippendorff_2011: np.ndarray
+) -> None:
+    # Changed definition (issue 16): Gwet's generalisation instead of None. Krippendorff's
+    # 12-unit, 4-rater table (Gwet 2014 uses it too; irrCAC cac.raw4raters), 1 to 4 ratings
+    # per unit. By hand: agreeing-pair shares of the 11 units with 2+ ratings sum to 9
+    # (units 2 and 8 give 1/2, unit 6 gives 0, the rest 1), so pa = 9/11; category shares
+    # averaged over all 12 units: pi = (36, 39, 42, 15, 12) / 144, pe = 4950 / 20736.
+    pa = Fraction(9, 11)
+    pe = sum(Fraction(n, 144) ** 2 for n in (36, 39, 42, 15, 12))
+    assert pe == Fraction(4950, 20736)
+    expected = float((pa - pe) / (1 - pe))
+    assert fleiss_kappa(krippendorff_2011 - 1, 5) == pytest.approx(expected, abs=1e-12)
+    assert fleiss_kappa(krippendorff_2011) == pytest.approx(expected, abs=1e-12)
+    # A unit nobody rated does not count.
     codes = make_codes(30, 3, 3)
     codes[4, :] = NAN
     assert fleiss_kappa(codes, 3) == pytest.approx(fleiss_kappa(np.delete(codes, 4, 0), 3))
+
+
+def test_gwet_ac1_published_example(krippendorff_2011: np.ndarray) -> None:
+    # Gwet (2014) / irrCAC gwet.ac1.raw(cac.raw4raters): AC1 = 0.7754 (pa 9/11, pe 0.1903).
+    # By hand: pe = sum pi_k (1 - pi_k) / 4 with the pi above.
+    pi = [Fraction(n, 144) for n in (36, 39, 42, 15, 12)]
+    pe = sum(p * (1 - p) for p in pi) / 4
+    expected = float((Fraction(9, 11) - pe) / (1 - pe))
+    assert expected == pytest.approx(0.7754, abs=5e-5)
+    assert gwet_ac1(krippendorff_2011 - 1, 5) == pytest.approx(expected, abs=1e-12)
 
 
 def test_gwet_ac1_on_gwets_four_rater_example(krippendorff_2011: np.ndarray) -> None:

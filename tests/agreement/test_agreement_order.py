@@ -75,3 +75,21 @@ def test_kendall_tau_b_matches_scipy_and_is_none_when_undefined() -> None:
     assert kendall_tau_b([1, 1, 1], [1, 2, 3]) is None  # all tied for one annotator
     assert kendall_tau_b([1], [1]) is None
     assert kendall_tau_b([1, NAN, 2], [1, 2, NAN]) is None
+
+
+def test_case_disagreement_types_the_whole_ranking() -> None:
+    from annotator.agreement.order import case_disagreement
+
+    assert case_disagreement([1, 2, 3], [1, 2, 3]) is None
+    assert case_disagreement([1, 1, 2], [1, 2, 3]) == "tie_vs_strict"
+    # A full reversal is a reversal, whatever the pairs look like one by one.
+    assert case_disagreement([1, 2, 3], [3, 2, 1]) == "reversal"
+    assert case_disagreement([1, 2, 3, 4], [4, 3, 2, 1]) == "reversal"
+    # Neighbouring stages exchanged (two exams: a swap is all there is).
+    assert case_disagreement([1, 2], [2, 1]) == "adjacent_swap"
+    assert case_disagreement([1, 2, 3], [2, 1, 3]) == "adjacent_swap"
+    assert case_disagreement([1, 2, 3, 4], [2, 1, 4, 3]) == "adjacent_swap"
+    # The last exam moved to the front: some pairs keep their order, others jump 2 stages.
+    assert case_disagreement([1, 2, 3], [2, 3, 1]) == "reordering"
+    # Unranked exams drop out.
+    assert case_disagreement([1, NAN, 2], [2, 1, 1]) == "adjacent_swap"

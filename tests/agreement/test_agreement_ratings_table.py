@@ -53,7 +53,11 @@ def test_string_labels_with_order_and_missing_cells(tmp_path: Path) -> None:
     # Agreeing pairs: s1 1 of 3, s2 1 of 1, s3 1 of 3, s4 1 of 1.
     assert report["percent_agreement"] == pytest.approx(4 / 8)
     assert report["unanimity"] == pytest.approx(2 / 4)
-    assert report["fleiss_kappa"] is None
+    # Raters per unit vary: Fleiss' kappa in Gwet's generalisation, by hand. Category shares
+    # per unit (essential, optional, unnecessary): s1 (2/3, 1/3, 0), s2 (0, 1, 0),
+    # s3 (0, 2/3, 1/3), s4 (1, 0, 0), s5 (0, 1, 0); pi = (1/3, 3/5, 1/15), pe = 107/225.
+    # pa over the 4 pairable units = (1/3 + 1 + 1/3 + 1) / 4 = 2/3. kappa = 43/118.
+    assert report["fleiss_kappa"] == pytest.approx(43 / 118, abs=1e-12)
     assert report["krippendorff_alpha"] == pytest.approx(
         krippendorff_alpha(codes, "ordinal", value_domain=range(4))
     )

@@ -237,7 +237,18 @@ def test_importance_matches_independent_recomputation(built: Built,
     expected_alpha = krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal",
                                         value_domain=[0, 1, 2])
     assert coef["krippendorff_alpha"]["value"] == pytest.approx(expected_alpha, abs=1e-9)
-    assert coef["fleiss_kappa"]["value"] is None  # 2 or 3 raters per unit
+    # 2 or 3 raters per unit: Fleiss' kappa in Gwet's generalisation (Gwet 2014, ch. 2),
+    # recomputed here unit by unit in plain Python.
+    shares, agree = [], []
+    for _, u in units:
+        ratings = list(u.values())
+        r = len(ratings)
+        counts = [ratings.count(c) for c in range(3)]
+        shares.append([c / r for c in counts])
+        agree.append(sum(c * (c - 1) for c in counts) / (r * (r - 1)))
+    pi = [sum(s[c] for s in shares) / len(shares) for c in range(3)]
+    pa, pe = sum(agree) / len(agree), sum(p * p for p in pi)
+    assert coef["fleiss_kappa"]["value"] == pytest.approx((pa - pe) / (1 - pe), abs=1e-12)
     # Cohen's kappa per pair of names (sklearn, full label set, linear weights).
     label_of = {a["name"]: a["label"] for a in report["annotators"]}
     kappas = []
@@ -295,23 +306,32 @@ def _dense(board: dict[str, Any], figures: list[str]) -> dict[str, int | None]:
 
 
 def test_order_matches_independent_recomputation(built: Built, report: dict[str, Any]) -> None:
-    agree = total = strict = strict_agree = 0
+    agree = total = strict = strict_agree = disagreeing_boards = 0
     case_taus, undefined = [], 0
+    # Both orientations of every exam pair, one column per annotator: '<' 0, '=' 1, '>' 2.
+    both_ways: list[dict[str, float]] = []
     for cid in _contributing(built):
         figs = built.used[cid]
         boards = {n: _dense(m, figs) for n, m in built.submitted[cid].items()}
+        for f, g in combinations(figs, 2):
+            rel = {n: float(np.sign(b[f] - b[g]) + 1) for n, b in boards.items() if b[f] and b[g]}
+            if len(rel) >= 2:
+                both_ways += [rel, {n: 2 - v for n, v in rel.items()}]
         taus, pairs_here = [], 0
         for a, b in combinations(sorted(boards), 2):
             ranked = [f for f in figs if boards[a][f] and boards[b][f]]
+            differ = False
             for f, g in combinations(ranked, 2):
                 ra = np.sign(boards[a][f] - boards[a][g])
                 rb = np.sign(boards[b][f] - boards[b][g])
                 total += 1
                 pairs_here += 1
                 agree += ra == rb
+                differ = differ or ra != rb
                 if ra != 0 or rb != 0:
                     strict += 1
                     strict_agree += ra == rb
+            disagreeing_boards += differ
             x = [boards[a][f] for f in ranked]
             y = [boards[b][f] for f in ranked]
             if len(ranked) >= 2 and len(set(x)) > 1 and len(set(y)) > 1:
@@ -328,9 +348,18 @@ def test_order_matches_independent_recomputation(built: Built, report: dict[str,
     assert details["strict_agreement"]["value"] == pytest.approx(strict_agree / strict)
     assert details["kendall_tau_b"]["mean"] == pytest.approx(np.mean(case_taus))
     assert details["kendall_tau_b"]["n_undefined"] == undefined
-    assert sum(details["disagreement_types"].values()) == total - agree
+    assert sum(details["pair_disagreement_types"].values()) == total - agree
+    # One type per annotator pair and case whose rankings differ (issue 16).
+    assert sum(details["disagreement_types"].values()) == disagreeing_boards
     assert section["most_common_disagreement"] in (
-        "tie vs strict order", "adjacent-rank swap", "reversal")
+        "tie vs strict order", "adjacent-rank swap", "reversal",
+        "reordering (an exam moved 2+ stages)")
+    # Chance-corrected coefficients count each exam pair in both orientations.
+    data = np.array([[u.get(n, np.nan) for u in both_ways] for n in sorted(NAMES)])
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal",
+                                  value_domain=[0, 1, 2])
+    assert section["coefficients"]["krippendorff_alpha"]["value"] == pytest.approx(
+        expected, abs=1e-9)
 
 
 @pytest.mark.parametrize("fid, key, labels", [
@@ -422,6 +451,8 @@ def test_cli_text_output_lists_every_family(report: dict[str, Any],
     assert out.startswith(report["basis"]["statement"])
     for section in report["families"]:
         pa = section["coefficients"]["percent_agreement"]["value"]
+        if section["id"] == "order":  # headline: strict pairwise agreement (issue 16)
+            pa = section["details"]["strict_agreement"]["value"]
         assert f"{section['title']}: {100 * pa:.1f}%" in out
 
 

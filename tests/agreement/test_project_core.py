@@ -111,7 +111,7 @@ def test_order_units_use_dense_stages_over_used_exams() -> None:
     report = build_report(ProjectBasis((case,), (), (), 1), FAST)
     order = family(report, "order")
     assert order["n_units"] == 1 and order["details"]["disagreement_types"] == {
-        "tie_vs_strict": 0, "adjacent_swap": 1, "reversal": 0}
+        "tie_vs_strict": 0, "adjacent_swap": 1, "reversal": 0, "reordering": 0}
     assert order["most_common_disagreement"] == "adjacent-rank swap"
 
 
@@ -126,9 +126,14 @@ def test_order_reversal_tie_and_undefined_tau() -> None:
     }
     report = build_report(ProjectBasis((_case("A", maps),), (), (), 1), FAST)
     details = family(report, "order")["details"]
-    # k1 vs k2: 2 adjacent swaps + 1 reversal; k3 ties everything: 3 + 3 tie vs strict.
-    assert details["disagreement_types"] == {"tie_vs_strict": 6, "adjacent_swap": 2,
-                                             "reversal": 1}
+    # Changed (issue 16): typed per case and annotator pair, not per exam pair. k1 vs k2 is
+    # a full reversal of three exams (pair by pair it was 2 adjacent swaps + 1 reversal);
+    # k3 ties everything, so k1-k3 and k2-k3 differ only by ties.
+    assert details["disagreement_types"] == {"tie_vs_strict": 2, "adjacent_swap": 0,
+                                             "reversal": 1, "reordering": 0}
+    assert details["pair_disagreement_types"] == {"tie_vs_strict": 6, "adjacent_swap": 2,
+                                                  "reversal": 1}
+    assert family(report, "order")["most_common_disagreement"] == "tie vs strict order"
     assert details["kendall_tau_b"]["mean"] == pytest.approx(-1.0)
     assert details["kendall_tau_b"]["n_undefined"] == 0
     only_ties = {"k1": maps["k1"], "k3": maps["k3"]}
@@ -174,7 +179,7 @@ def test_pair_kappa_needs_min_shared_and_ci_needs_min_cases() -> None:
     assert all(p["cohen_kappa"] is None and p["kappa_note"].startswith("n/a: ")
                for p in pairs)
     assert family(report, "difficulty")["coefficients"]["mean_pairwise_cohen_kappa"] == {
-        "value": None, "ci95": None}
+        "value": None, "ci95": None, "dropped_resamples": 0}
     small = build_report(_random_basis(12, ["k1", "k2", "k3"], seed=1), FAST)
     coefficients = family(small, "difficulty")["coefficients"]
     assert coefficients["percent_agreement"]["value"] is not None
@@ -254,3 +259,33 @@ def test_degenerate_and_empty_projects_give_json_without_nan() -> None:
     json.dumps(empty, allow_nan=False)
     assert all(s["n_units"] == 0 for s in empty["families"])
     assert empty["summary"]["mean_annotations_per_case"] is None
+
+
+def test_order_coefficients_do_not_depend_on_exam_listing_order() -> None:
+    # Issue 16: the same rankings with the exams listed in another order gave other
+    # chance-corrected coefficients; each exam pair now counts in both orientations.
+    rng = np.random.default_rng(11)
+    forward, backward = [], []
+    for c in range(30):
+        stages = {k: rng.permutation([1, 2, 3, 3]) for k in ("k1", "k2")}
+        maps = {k: {f"stage:Figure {i + 1}": _stage(int(s[i])) for i in range(4)}
+                for k, s in stages.items()}
+        exams = tuple(Exam(f"Figure {i + 1}") for i in range(4))
+        forward.append(CaseBasis(f"c{c}", exams, maps, dict.fromkeys(maps)))
+        # Another listing (not a plain reversal, which would only swap '<' and '>').
+        shuffled = tuple(exams[i] for i in (2, 0, 3, 1))
+        backward.append(CaseBasis(f"c{c}", shuffled, maps, dict.fromkeys(maps)))
+    options = ReportOptions(n_resamples=50)
+    one = family(build_report(ProjectBasis(tuple(forward), (), (), 30), options), "order")
+    two = family(build_report(ProjectBasis(tuple(backward), (), (), 30), options), "order")
+    for name in ("krippendorff_alpha", "fleiss_kappa", "gwet_ac1", "mean_pairwise_cohen_kappa",
+                 "percent_agreement"):
+        assert one["coefficients"][name]["value"] == pytest.approx(
+            two["coefficients"][name]["value"], abs=1e-12), name
+    assert one["n_units"] == 30 * 6 and one["n_rating_pairs"] == 30 * 6
+    # The pair minimum counts exam pairs, not orientations: 180 shared pairs < 200.
+    strict = ReportOptions(n_resamples=50, min_shared=200)
+    few = family(build_report(ProjectBasis(tuple(forward), (), (), 30), strict), "order")
+    assert few["coefficients"]["mean_pairwise_cohen_kappa"]["value"] is None
+    assert few["pairs"][0]["n_shared"] == 180 and few["pairs"][0]["cohen_kappa"] is None
+    assert one["details"]["kendall_tau_b"] == two["details"]["kendall_tau_b"]

@@ -35,8 +35,7 @@ from annotator.agreement.tables import (
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(scope="module")
-def report() -> dict[str, Any]:
+def _basis() -> ProjectBasis:
     rng = np.random.default_rng(11)
     importance = ("essential", "optional", "unnecessary")
     cases = []
@@ -51,11 +50,19 @@ def report() -> dict[str, Any]:
             labels["difficulty"] = {"value": "hard" if rng.random() < 0.7 else "normal",
                                     "how": "set"}
             labels["rarity"] = {"value": "rare", "how": "set"}
+            if key == "k1" and c < 3:  # 4 "not correct" marks in 3 cases, no fix submitted
+                labels["meta_ok:Figure 1"] = False
+                labels["meta_ok:Figure 2"] = c != 0
             maps[key] = labels
         case_id = "<b>C&1</b>" if c == 0 else f"C{c:02d}"
         cases.append(CaseBasis(case_id, tuple(Exam(f"Figure {f}") for f in (1, 2, 3)), maps,
                                state="green_lit" if c % 2 else "in_review"))
-    return build_report(ProjectBasis(tuple(cases), (), (), 30), ReportOptions(n_resamples=200))
+    return ProjectBasis(tuple(cases), (), (), 30)
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    return build_report(_basis(), ReportOptions(n_resamples=200))
 
 
 def test_formatters() -> None:
@@ -92,7 +99,43 @@ def test_table7_rows(report: dict[str, Any]) -> None:
     rows = dict(table7_rows(report))
     assert rows["Total physician annotations (submitted, contributing cases)"] == "90"
     assert rows["Mean annotations per candidate case"] == "3.00"
-    assert rows["Agreement on preferred order"].endswith(" pairwise")
+    # Changed (issue 16): the order row headlines strict pairwise agreement and tau-b.
+    order = family(report, "order")
+    strict = order["details"]["strict_agreement"]["value"]
+    assert rows["Agreement on preferred order"].startswith(f"{fmt_pct(strict)} strict pairwise")
+    assert "Kendall tau-b" in rows["Agreement on preferred order"]
+    # The kappa row names its definition.
+    assert rows["Agreement on step importance"].endswith(
+        "linear-weighted Cohen's kappa, mean over annotator pairs)")
+    summary = report["summary"]
+    flags = rows["Cases with draft metadata marked not correct (flags, not fixes)"]
+    assert flags == "3/30 (4 marks)"
+    assert summary["cases_with_draft_corrections"] == 0
+    assert rows["Cases with physician corrections of the draft (submitted fixes)"] == "0/30"
+
+
+def test_kappa_definition_is_an_option(report: dict[str, Any]) -> None:
+    from annotator.agreement.coefficients import fleiss_kappa
+    from annotator.agreement.families import families, family_ratings
+    from annotator.agreement.kappa_choice import KappaChoice
+
+    assert "linear-weighted Cohen's kappa, mean over annotator pairs" in (
+        report["basis"]["statement"])
+    basis = _basis()
+    options = ReportOptions(n_resamples=50, kappa=KappaChoice("quadratic", "fleiss"))
+    other = build_report(basis, options)
+    section = family(other, "importance")
+    ratings = family_ratings(next(f for f in families() if f.id == "importance"), basis.cases,
+                             basis.annotator_keys)
+    assert section["coefficients"]["kappa"]["value"] == pytest.approx(
+        fleiss_kappa(ratings.matrix, 3, "quadratic"), abs=1e-12)
+    assert section["kappa_definition"] == (
+        "quadratic-weighted Fleiss' kappa (Gwet's generalisation, all raters pooled)")
+    rows = dict(table7_rows(other))
+    assert rows["Agreement on step importance"].endswith("all raters pooled))")
+    assert "quadratic-weighted Fleiss' kappa" in other["basis"]["statement"]
+    # Nominal families stay unweighted whatever the choice.
+    assert family(other, "discard")["kappa_definition"].startswith("unweighted Fleiss")
 
 
 def test_pair_matrix_is_symmetric_with_a_dash_diagonal(report: dict[str, Any]) -> None:

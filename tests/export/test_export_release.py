@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from annotator.export.errors import ExportError
 from annotator.export.layout import read_csv, safe_case_dir
 from annotator.export.model import PROVENANCE_KEY, round_trip
 from annotator.export.validate import validate_release
@@ -100,7 +103,11 @@ def test_one_step_per_exam_with_final_importance(exported: Path) -> None:
 
 def test_draft_keys_come_back_unchanged(exported: Path) -> None:
     r1 = _by_id(exported)["R1"]
-    assert r1["original_clinical_history"] == "Longer history text kept exactly as imported."
+    # Changed (issue 16): the unredacted source history is withheld by default.
+    assert "original_clinical_history" not in r1
+    card = (exported / "BENCHMARK_CARD.md").read_text("utf-8")
+    assert "`original_clinical_history` (the source's unredacted case text) is NOT released" in (
+        card)
     assert r1["image_detail"] == {"Figure 1": "C2-C6 central T2 signal."}
     assert _exams(r1)["Figure 3"]["key_findings"] == "no lesions"
     keys = list(r1)
@@ -166,14 +173,20 @@ def test_two_exports_are_byte_identical(exported: Path, released: Any, tmp_path:
         assert (again / rel).read_bytes() == (exported / rel).read_bytes(), rel
 
 
-def test_no_clock_value_without_a_date(released: Any, tmp_path: Path) -> None:
+def test_the_release_date_is_explicit_without_a_date(released: Any, tmp_path: Path) -> None:
+    # Changed (issue 16): no date given means the export date (UTC), stated in the card and
+    # as Croissant's datePublished, instead of no date at all (which mlcroissant warns of).
+    from datetime import UTC, datetime
+
     from annotator.services.export import export_release
 
+    before = datetime.now(UTC).date().isoformat()
     export_release(released, CURATOR, tmp_path / "undated", version="1.0.0")
+    after = datetime.now(UTC).date().isoformat()
     card = (tmp_path / "undated/BENCHMARK_CARD.md").read_text("utf-8")
-    assert "| Release date | not stated |" in card
     croissant = json.loads((tmp_path / "undated/croissant.json").read_text("utf-8"))
-    assert "datePublished" not in croissant
+    assert croissant["datePublished"] in (before, after)
+    assert f"| Release date | {croissant['datePublished']} |" in card
 
 
 def test_the_export_is_valid_and_counts_agree(exported: Path) -> None:
@@ -198,3 +211,21 @@ def test_the_agreement_report_ships_without_names(exported: Path) -> None:
     for name in PHYSICIANS:
         assert name not in text
     assert '"week": "20' not in text  # no calendar weeks of anyone's work
+
+
+def test_original_history_ships_only_when_the_setting_says_so(
+    released: Any, tmp_path: Path
+) -> None:
+    from annotator.services.export import export_release, save_card_settings
+
+    save_card_settings(released, CURATOR, original_history="shipped")
+    try:
+        export_release(released, CURATOR, tmp_path / "r", version="1.0.0", date="2026-05-06")
+    finally:
+        save_card_settings(released, CURATOR, original_history="withheld")
+    r1 = _by_id(tmp_path / "r")["R1"]
+    assert r1["original_clinical_history"] == "Longer history text kept exactly as imported."
+    card = (tmp_path / "r/BENCHMARK_CARD.md").read_text("utf-8")
+    assert "IS released with every case" in card
+    with pytest.raises(ExportError, match="original_history 'yes': use withheld or shipped"):
+        save_card_settings(released, CURATOR, original_history="yes")

@@ -8,10 +8,12 @@ instead of raising when it is undefined on the data; bad arguments raise ``Value
 Coefficients (:mod:`.coefficients`, :mod:`.kappa`, :mod:`.icc`):
     percent_agreement(matrix)                      mean pairwise exact agreement, pairs pooled
     unanimity(matrix)                              share of pairable units rated unanimously
-    pabak(matrix, n_categories)                    (k p_o - 1) / (k - 1)
+    pabak(matrix, n_categories)                    (k p_o - 1) / (k - 1), pairs pooled
     krippendorff_alpha(matrix, level, value_domain=None)
-    fleiss_kappa(matrix, n_categories=None)        None when raters per unit vary
+    fleiss_kappa(matrix, n_categories=None, weights=None)  Gwet's generalisation: raters
+                                                   per unit may vary; Fleiss 1971 when not
     gwet_ac1(matrix, n_categories=None)            multi-rater, missing allowed (Gwet 2014)
+    gwet_ac2(matrix, n_categories=None, weights="quadratic")  AC1 with agreement weights
     cohen_kappa(a, b, n_categories, weights=None|"linear"|"quadratic", values=None)
     kappa_from_confusion(table, weights=None, values=None)
     confusion_matrix(a, b, n_categories)
@@ -19,16 +21,25 @@ Coefficients (:mod:`.coefficients`, :mod:`.kappa`, :mod:`.icc`):
     mean_pairwise_cohen_kappa(matrix, n_categories, weights, values, min_shared=1)
     icc(matrix) -> {"ICC(1,1)": IccResult(value, ci95), ... six forms} | None
 
+Which kappa a report headlines (:mod:`.kappa_choice`): ``KappaChoice(weights, pooling)``
+with weights None/linear/quadratic and pooling ``pairs`` (mean Cohen's kappa over
+annotator pairs) or ``fleiss``; ``definition()`` is the text printed beside the number.
+
 Exam order (:mod:`.order`): relation(a, b) -> '<' '=' '>'; relation_counts(first, second)
 -> RelationCounts (pairs, agreeing, strict pairs, disagreement types);
 relation_agreement(first, second, strict_only=False); kendall_tau_b(first, second);
-disagreement_type((a1, b1), (a2, b2)) -> 'tie_vs_strict' | 'adjacent_swap' | 'reversal'.
+disagreement_type((a1, b1), (a2, b2)) -> 'tie_vs_strict' | 'adjacent_swap' | 'reversal'
+for one exam pair; case_disagreement(first, second) types two whole rankings ('reversal'
+for a full reversal, 'reordering' when an exam moved 2+ stages).
 
 Bootstrap over cases (:mod:`.bootstrap`, :mod:`.sufficient`): every coefficient is a
 function of column sums of per-unit statistics (``decompose``); summing them per case
 (``per_case_sums``) makes a resample a weighted sum. ``bootstrap_ci(per_case_stats,
 statistic, n_resamples=1000, seed=0)`` and ``case_bootstrap(matrix, case_ids, coefficient,
-...)`` return a 95% percentile interval or None (< 20 cases, degenerate resamples).
+...)`` return a 95% percentile interval or None (< 20 cases, every resample undefined);
+resamples where the statistic is undefined are dropped, and ``bootstrap_interval`` /
+``case_bootstrap_interval`` return a ``BootstrapCI`` that counts them and flags coverage
+below nominal under 30 cases.
 
 Ratings tables (:mod:`.ratings_table`): ``stats_report(csv_path, level, order=None)`` is
 the dict behind ``annotator stats RATINGS.csv --level ... [--order a,b,c] --json``;
@@ -38,14 +49,18 @@ the dict behind ``annotator stats RATINGS.csv --level ... [--order a,b,c] --json
 from __future__ import annotations
 
 from annotator.agreement.bootstrap import (
+    BootstrapCI,
     bootstrap_ci,
     bootstrap_draws,
+    bootstrap_interval,
     case_bootstrap,
+    case_bootstrap_interval,
     per_case_sums,
 )
 from annotator.agreement.coefficients import (
     fleiss_kappa,
     gwet_ac1,
+    gwet_ac2,
     krippendorff_alpha,
     pabak,
     percent_agreement,
@@ -60,8 +75,10 @@ from annotator.agreement.kappa import (
     mean_pairwise_cohen_kappa,
     pairwise_cohen_kappas,
 )
+from annotator.agreement.kappa_choice import KappaChoice
 from annotator.agreement.order import (
     RelationCounts,
+    case_disagreement,
     disagreement_type,
     kendall_tau_b,
     relation,
@@ -73,6 +90,12 @@ from annotator.agreement.sufficient import Decomposition, Level, decompose
 
 __all__ = [
     "ICC_FORMS",
+    "BootstrapCI",
+    "KappaChoice",
+    "bootstrap_interval",
+    "case_bootstrap_interval",
+    "case_disagreement",
+    "gwet_ac2",
     "Decomposition",
     "IccResult",
     "Level",

@@ -18,12 +18,13 @@ Examples of per-case statistics for :func:`bootstrap_ci`::
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from annotator.agreement._matrix import FloatArray, IntArray, as_ratings, ratings_per_unit
+from annotator.agreement._matrix import FloatArray, IntArray, as_ratings
 from annotator.agreement.kappa import (
     Weights,
     mean_kappa_from_confusions,
@@ -32,12 +33,14 @@ from annotator.agreement.kappa import (
 from annotator.agreement.sufficient import Decomposition, Level, decompose
 
 MIN_CASES = 20
+NOMINAL_CASES = 30  # fewer cases: percentile CIs cover 89-91%, not 95% (measured at 25)
 Coefficient = Literal[
     "percent_agreement",
     "unanimity",
     "pabak",
     "fleiss_kappa",
     "gwet_ac1",
+    "gwet_ac2",
     "krippendorff_alpha",
     "cohen_kappa",
     "mean_pairwise_cohen_kappa",
@@ -52,7 +55,36 @@ def bootstrap_draws(n_cases: int, n_resamples: int = 1000, seed: int = 0) -> Int
     return draws
 
 
-def bootstrap_ci(
+@dataclass(frozen=True)
+class BootstrapCI:
+    """A percentile interval and how many resamples it rests on.
+
+    ``dropped`` resamples gave an undefined statistic (a rare label drawn in no resample,
+    no variation left) and are left out of the quantiles rather than voiding the interval;
+    ``n_cases`` below :data:`NOMINAL_CASES` means the coverage is below nominal.
+    """
+
+    low: float
+    high: float
+    n_resamples: int
+    dropped: int
+    n_cases: int
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.low, self.high
+
+    @property
+    def below_nominal(self) -> bool:
+        return self.n_cases < NOMINAL_CASES
+
+    def as_dict(self) -> dict[str, float | int | bool]:
+        """The JSON form: the interval's resamples, drops and the coverage flag."""
+        return {"n_resamples": self.n_resamples, "dropped_resamples": self.dropped,
+                "n_cases": self.n_cases, "coverage_below_nominal": self.below_nominal}
+
+
+def bootstrap_interval(
     per_case_stats: npt.ArrayLike,
     statistic: Callable[[FloatArray], float | None],
     n_resamples: int = 1000,
@@ -60,13 +92,16 @@ def bootstrap_ci(
     *,
     min_cases: int = MIN_CASES,
     confidence: float = 0.95,
-) -> tuple[float, float] | None:
-    """Percentile bootstrap CI of ``statistic`` over cases.
+    batch: Callable[[FloatArray], FloatArray] | None = None,
+) -> BootstrapCI | None:
+    """Percentile bootstrap CI of ``statistic`` over cases, with the count of dropped resamples.
 
     ``per_case_stats`` is cases x ... (one row per case, any trailing shape);
     ``statistic`` receives the sum of the drawn rows (shape ``per_case_stats.shape[1:]``)
-    and returns the coefficient or None. Returns None below ``min_cases`` cases or when
-    any resample gives an undefined (None or nan) statistic.
+    and returns the coefficient or None. ``batch``, when given, computes the same statistic
+    for a block of resample sums at once (block x ...; nan where undefined) and is used
+    instead. Resamples where it is undefined (None or nan) are dropped and counted.
+    Returns None below ``min_cases`` cases or when every resample is undefined.
     """
     stats = np.asarray(per_case_stats, dtype=np.float64)
     n_cases = stats.shape[0]
@@ -81,14 +116,34 @@ def bootstrap_ci(
         offsets = np.arange(len(block))[:, None] * n_cases
         weights = np.bincount((block + offsets).ravel(), minlength=len(block) * n_cases)
         sums = weights.reshape(len(block), n_cases).astype(np.float64) @ flat
+        if batch is not None:
+            values[start : start + len(block)] = batch(sums.reshape(len(block),
+                                                                    *stats.shape[1:]))
+            continue
         for offset, row in enumerate(sums.reshape((len(block), *stats.shape[1:]))):
             value = statistic(row)
             values[start + offset] = np.nan if value is None else value
-    if not np.isfinite(values).all():
+    defined = values[np.isfinite(values)]
+    if defined.size == 0:
         return None
     tail = (1 - confidence) / 2
-    low, high = np.quantile(values, [tail, 1 - tail])
-    return float(low), float(high)
+    low, high = np.quantile(defined, [tail, 1 - tail])
+    return BootstrapCI(float(low), float(high), n_resamples, n_resamples - defined.size, n_cases)
+
+
+def bootstrap_ci(
+    per_case_stats: npt.ArrayLike,
+    statistic: Callable[[FloatArray], float | None],
+    n_resamples: int = 1000,
+    seed: int = 0,
+    *,
+    min_cases: int = MIN_CASES,
+    confidence: float = 0.95,
+) -> tuple[float, float] | None:
+    """The interval of :func:`bootstrap_interval` alone (undefined resamples dropped)."""
+    ci = bootstrap_interval(per_case_stats, statistic, n_resamples, seed,
+                            min_cases=min_cases, confidence=confidence)
+    return None if ci is None else ci.interval
 
 
 def per_case_sums(
@@ -120,7 +175,35 @@ def _decomposition(
             raise ValueError("cohen_kappa needs a matrix of exactly two rater columns")
         tables = pair_confusions(matrix, n_categories)
         return Decomposition(tables, lambda s: mean_kappa_from_confusions(s, weights, values))
-    return decompose(matrix, coefficient, n_categories=n_categories, level=level)
+    return decompose(matrix, coefficient, n_categories=n_categories, level=level,
+                     weights=weights)
+
+
+def case_bootstrap_interval(
+    matrix: npt.ArrayLike,
+    case_ids: Sequence[Hashable],
+    coefficient: Coefficient,
+    *,
+    n_categories: int | None = None,
+    level: Level | None = None,
+    weights: Weights = None,
+    values: Sequence[float] | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    min_cases: int = MIN_CASES,
+) -> BootstrapCI | None:
+    """95% bootstrap CI over cases of a coefficient of a units x raters ``matrix``.
+
+    ``case_ids[u]`` names the case of unit (row) u; units of a case are resampled together.
+    ``coefficient`` names a function of :mod:`annotator.agreement.coefficients` or
+    :mod:`annotator.agreement.kappa` (``cohen_kappa`` on a two-column matrix); its options
+    are passed as for that function. None below ``min_cases`` cases or when every resample
+    is undefined; undefined resamples are dropped and counted.
+    """
+    ratings = as_ratings(matrix)
+    parts = _decomposition(ratings, coefficient, n_categories, level, weights, values)
+    _, sums = per_case_sums(parts.unit_stats, case_ids)
+    return bootstrap_interval(sums, parts.from_sums, n_resamples, seed, min_cases=min_cases)
 
 
 def case_bootstrap(
@@ -136,19 +219,8 @@ def case_bootstrap(
     seed: int = 0,
     min_cases: int = MIN_CASES,
 ) -> tuple[float, float] | None:
-    """95% bootstrap CI over cases of a coefficient of a units x raters ``matrix``.
-
-    ``case_ids[u]`` names the case of unit (row) u; units of a case are resampled together.
-    ``coefficient`` names a function of :mod:`annotator.agreement.coefficients` or
-    :mod:`annotator.agreement.kappa` (``cohen_kappa`` on a two-column matrix); its options
-    are passed as for that function. None below ``min_cases`` cases, on degenerate
-    resamples, and for Fleiss' kappa when the number of raters per unit varies.
-    """
-    ratings = as_ratings(matrix)
-    if coefficient == "fleiss_kappa":
-        per_unit = ratings_per_unit(ratings)
-        if len(np.unique(per_unit[per_unit > 0])) != 1:
-            return None
-    parts = _decomposition(ratings, coefficient, n_categories, level, weights, values)
-    _, sums = per_case_sums(parts.unit_stats, case_ids)
-    return bootstrap_ci(sums, parts.from_sums, n_resamples, seed, min_cases=min_cases)
+    """The interval of :func:`case_bootstrap_interval` alone."""
+    ci = case_bootstrap_interval(matrix, case_ids, coefficient, n_categories=n_categories,
+                                 level=level, weights=weights, values=values,
+                                 n_resamples=n_resamples, seed=seed, min_cases=min_cases)
+    return None if ci is None else ci.interval

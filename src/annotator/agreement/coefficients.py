@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from annotator.agreement._matrix import as_ratings, category_counts, ratings_per_unit
+from annotator.agreement.kappa import Weights
 from annotator.agreement.sufficient import (
     LEVELS,
     Level,
@@ -51,29 +52,40 @@ def pabak(matrix: npt.ArrayLike, n_categories: int) -> float | None:
     return decompose(matrix, "pabak", n_categories=n_categories).value()
 
 
-def fleiss_kappa(matrix: npt.ArrayLike, n_categories: int | None = None) -> float | None:
-    """Fleiss' (1971) kappa; None when the number of raters differs between units.
+def fleiss_kappa(
+    matrix: npt.ArrayLike, n_categories: int | None = None, weights: Weights = None
+) -> float | None:
+    """Fleiss' kappa, generalised by Gwet (2014) to a varying number of raters per unit.
 
-    Units without any rating are ignored; at least two raters per unit are needed.
+    ``pa`` is the mean, over units with two or more ratings, of the share of agreeing rater
+    pairs; ``pe = sum_k pi_k^2`` with ``pi_k`` the share of category k averaged over units
+    with a rating (``sum_kl w_kl pi_k pi_l`` with ``weights``). With the same number of
+    raters on every unit this is Fleiss' (1971) kappa; units without a rating are ignored.
     """
-    ratings = as_ratings(matrix)
-    per_unit = ratings_per_unit(ratings)
-    rated = ratings[per_unit > 0]
-    counts = np.unique(per_unit[per_unit > 0])
-    if len(counts) != 1 or counts[0] < 2:
-        return None
-    return decompose(rated, "fleiss_kappa", n_categories=n_categories).value()
+    return decompose(matrix, "fleiss_kappa", n_categories=n_categories, weights=weights).value()
 
 
 def gwet_ac1(matrix: npt.ArrayLike, n_categories: int | None = None) -> float | None:
     """Gwet's AC1 for any number of raters with missing ratings (Gwet 2014, ch. 4).
 
     ``pa`` averages, over units with two or more ratings, the share of agreeing rater
-    pairs; ``pe = sum_k pi_k (1 - pi_k) / (q - 1)`` with ``pi_k`` the mean share of
-    category k over units with at least one rating and q the number of categories
-    (``n_categories`` when given, else the distinct values observed).
+    pairs (per unit, unlike :func:`percent_agreement`, which pools the pairs); ``pe =
+    sum_k pi_k (1 - pi_k) / (q - 1)`` with ``pi_k`` the mean share of category k over units
+    with at least one rating and q the number of categories (``n_categories`` when given,
+    else the distinct values observed).
     """
     return decompose(matrix, "gwet_ac1", n_categories=n_categories).value()
+
+
+def gwet_ac2(
+    matrix: npt.ArrayLike, n_categories: int | None = None, weights: Weights = "quadratic"
+) -> float | None:
+    """Gwet's AC2: AC1 with agreement weights (linear or quadratic; None gives AC1).
+
+    ``pa`` counts a pair of ratings k, l as ``w_kl`` agreeing; ``pe = T_w / (q (q - 1))
+    sum_k pi_k (1 - pi_k)`` with ``T_w`` the sum of the weights (Gwet 2014, ch. 3-4).
+    """
+    return decompose(matrix, "gwet_ac2", n_categories=n_categories, weights=weights).value()
 
 
 def krippendorff_alpha(

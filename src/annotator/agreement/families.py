@@ -11,7 +11,7 @@ later) and the report computes every registered family.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -19,6 +19,7 @@ import numpy as np
 
 from annotator.agreement._matrix import FloatArray
 from annotator.agreement.kappa import Weights
+from annotator.agreement.kappa_choice import KappaChoice
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.order_stats import order_details, order_stages
 from annotator.agreement.project_data import CaseBasis
@@ -47,11 +48,19 @@ class Family:
     extract: Extractor
     counts_for_cases: bool = True  # False for views derived from another family
     details: Details | None = None
+    # Codes of the same unit read the other way round (exam pair b | a): coefficients count
+    # both orientations, so they do not depend on which exam of a pair is listed first.
+    mirror: tuple[int, ...] | None = None
 
     @property
     def kappa_weights(self) -> Weights:
-        """Linear weights for ordinal families (stated in the report), none otherwise."""
+        """Linear weights for ordinal families (the default choice), none otherwise."""
         return "linear" if self.level == "ordinal" else None
+
+    def kappa(self, options: ReportOptions) -> KappaChoice:
+        """The report's kappa choice for this family: weighted only for ordinal labels."""
+        level = "ordinal" if self.level == "ordinal" else "nominal"
+        return replace(options.kappa, min_shared=options.min_shared).for_level(level)
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,22 @@ class FamilyRatings:
     @property
     def n_units(self) -> int:
         return int(self.matrix.shape[0])
+
+    @property
+    def orientations(self) -> int:
+        """How many times :meth:`symmetric` counts each unit (2 for mirrored families)."""
+        return 1 if self.family.mirror is None else 2
+
+    def symmetric(self) -> tuple[FloatArray, list[str]]:
+        """The matrix the coefficients use, with its case ids: each unit in both
+        orientations for a mirrored family (a unit's two rows stay in its case)."""
+        if self.family.mirror is None:
+            return self.matrix, self.case_ids
+        table = np.asarray(self.family.mirror, dtype=np.float64)
+        flipped = np.full_like(self.matrix, np.nan)
+        rated = ~np.isnan(self.matrix)
+        flipped[rated] = table[self.matrix[rated].astype(np.int64)]
+        return np.vstack([self.matrix, flipped]), self.case_ids + self.case_ids
 
 
 def _value(entry: Any) -> Any:
@@ -136,7 +161,7 @@ BUILT_IN = (
            ("essential", "not essential"), "exam", "step pairs", _essential,
            counts_for_cases=False),
     Family("order", "Exam order", "nominal", ("<", "=", ">"), "exam pair", "exam pairs", _order,
-           details=order_details),
+           details=order_details, mirror=(2, 1, 0)),
     Family("difficulty", "Difficulty", "ordinal", DIFFICULTY, "case", "case pairs",
            _case_label("difficulty")),
     Family("rarity", "Rarity", "ordinal", RARITY, "case", "case pairs", _case_label("rarity")),

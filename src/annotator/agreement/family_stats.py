@@ -8,15 +8,22 @@ label set, and Krippendorff's alpha always gets the family's level explicitly.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import Coefficient, bootstrap_ci, case_bootstrap, per_case_sums
+from annotator.agreement.bootstrap import (
+    NOMINAL_CASES,
+    Coefficient,
+    case_bootstrap_interval,
+    per_case_sums,
+)
 from annotator.agreement.coefficients import (
     fleiss_kappa,
     gwet_ac1,
+    gwet_ac2,
     krippendorff_alpha,
     pabak,
     percent_agreement,
@@ -24,92 +31,95 @@ from annotator.agreement.coefficients import (
 )
 from annotator.agreement.families import FamilyRatings
 from annotator.agreement.icc import icc
-from annotator.agreement.kappa import (
-    confusion_matrix,
-    mean_kappa_from_confusions,
-    mean_pairwise_cohen_kappa,
-    pair_confusions,
-    pairwise_cohen_kappas,
-)
+from annotator.agreement.kappa import confusion_matrix, pairwise_cohen_kappas
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import decompose
 
-COEFFICIENTS: tuple[Coefficient, ...] = (
+COEFFICIENTS: tuple[str, ...] = (
     "percent_agreement",
     "unanimity",
     "krippendorff_alpha",
     "fleiss_kappa",
     "mean_pairwise_cohen_kappa",
+    "quadratic_weighted_kappa",
     "gwet_ac1",
+    "gwet_ac2",
     "pabak",
+    "kappa",
 )
 
 
 def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[str, Any]]:
-    f, m, k = r.family, r.matrix, len(r.family.labels)
-    values: dict[Coefficient, float | None] = {
+    f, k = r.family, len(r.family.labels)
+    m, case_ids = r.symmetric()
+    # Mirrored units appear twice in m: the shared-unit minimum of a pair doubles with them.
+    choice = replace(f.kappa(options), min_shared=options.min_shared * r.orientations)
+    pairs = replace(choice, pooling="pairs")
+    quadratic = replace(pairs, weights="quadratic")
+    ordinal = f.level == "ordinal"
+    ac2_weights = choice.weights or "quadratic"
+    values: dict[str, float | None] = {
         "percent_agreement": percent_agreement(m),
         "unanimity": unanimity(m),
         "krippendorff_alpha": krippendorff_alpha(m, f.level, value_domain=range(k)),
         "fleiss_kappa": fleiss_kappa(m, k),
-        "mean_pairwise_cohen_kappa": mean_pairwise_cohen_kappa(
-            m, k, f.kappa_weights, min_shared=options.min_shared
-        ),
+        "mean_pairwise_cohen_kappa": pairs.compute(m, k),
+        "quadratic_weighted_kappa": quadratic.compute(m, k) if ordinal else None,
         "gwet_ac1": gwet_ac1(m, k),
+        "gwet_ac2": gwet_ac2(m, k, ac2_weights) if ordinal else None,
         "pabak": pabak(m, k),
+        "kappa": choice.compute(m, k),
     }
+    n, seed, least = options.n_resamples, options.seed, options.min_cases
     out: dict[str, dict[str, Any]] = {}
     for name in COEFFICIENTS:
         value, ci = values[name], None
-        if value is not None and name == "mean_pairwise_cohen_kappa":
-            ci = _kappa_ci(r, options)
-        elif value is not None:
-            ci = case_bootstrap(m, r.case_ids, name, n_categories=k, level=f.level,
-                                n_resamples=options.n_resamples, seed=options.seed,
-                                min_cases=options.min_cases)
-        out[name] = {"value": value, "ci95": None if ci is None else list(ci)}
+        if value is None:
+            pass
+        elif name == "kappa" and choice == pairs:
+            out[name] = dict(out["mean_pairwise_cohen_kappa"])  # the same definition
+            continue
+        elif name in ("mean_pairwise_cohen_kappa", "quadratic_weighted_kappa", "kappa"):
+            chosen = {"mean_pairwise_cohen_kappa": pairs, "quadratic_weighted_kappa": quadratic,
+                      "kappa": choice}[name]
+            ci = chosen.bootstrap(m, case_ids, k, n, seed, least)
+        else:
+            coefficient: Coefficient = name  # type: ignore[assignment]
+            ci = case_bootstrap_interval(
+                m, case_ids, coefficient, n_categories=k, level=f.level,
+                weights=ac2_weights if name == "gwet_ac2" else None,
+                n_resamples=n, seed=seed, min_cases=least)
+        out[name] = {"value": value, "ci95": None if ci is None else list(ci.interval),
+                     "dropped_resamples": 0 if ci is None else ci.dropped}
     return out
-
-
-def _kappa_ci(r: FamilyRatings, options: ReportOptions) -> tuple[float, float] | None:
-    """Bootstrap of the mean pairwise kappa over the pairs that share enough units."""
-    k, weights = len(r.family.labels), r.family.kappa_weights
-    per_pair = []
-    for i, j in combinations(range(r.matrix.shape[1]), 2):
-        tables = pair_confusions(r.matrix[:, [i, j]], k)[:, 0]
-        if tables.sum() >= options.min_shared:
-            per_pair.append(per_case_sums(tables, r.case_ids)[1])
-    if not per_pair:
-        return None
-    stacked = np.stack(per_pair, axis=1)  # cases x pairs x k x k
-    return bootstrap_ci(stacked, lambda s: mean_kappa_from_confusions(s, weights),
-                        options.n_resamples, options.seed, min_cases=options.min_cases)
 
 
 def _pairs(r: FamilyRatings, names: list[str], options: ReportOptions) -> tuple[
     list[dict[str, Any]], np.ndarray
 ]:
     """Per annotator pair sharing units: n, agreement, Cohen's kappa; and pooled confusion."""
-    k = len(r.family.labels)
-    kappas = pairwise_cohen_kappas(r.matrix, k, r.family.kappa_weights,
-                                   min_shared=options.min_shared)
+    k, twice = len(r.family.labels), r.orientations
+    # Kappas on both orientations of mirrored units; counts of the units as they are.
+    kappas = pairwise_cohen_kappas(r.symmetric()[0], k, r.family.kappa(options).weights,
+                                   min_shared=options.min_shared * twice)
     pooled = np.zeros((k, k))
     pairs = []
     for pk in kappas:
         table = confusion_matrix(r.matrix[:, pk.first], r.matrix[:, pk.second], k)
         pooled += table
-        if pk.n_shared == 0:
+        shared = pk.n_shared // twice
+        if shared == 0:
             continue
-        note = "" if pk.n_shared >= options.min_shared else (
-            f"n/a: {pk.n_shared} shared units < {options.min_shared}")
+        note = "" if shared >= options.min_shared else (
+            f"n/a: {shared} shared units < {options.min_shared}")
         if pk.kappa is None and not note:
             note = "n/a: undefined (no variation)"
         pairs.append({
             "first": names[pk.first],
             "second": names[pk.second],
-            "n_shared": pk.n_shared,
-            "agreement": float(np.trace(table) / pk.n_shared),
+            "n_shared": shared,
+            "agreement": float(np.trace(table) / shared),
             "cohen_kappa": pk.kappa,
             "kappa_note": note,
         })
@@ -218,7 +228,12 @@ def family_stats(
         "labels": list(f.labels),
         "unit": f.unit,
         "pair_word": f.pair_word,
-        "kappa_weights": f.kappa_weights,
+        "kappa_weights": f.kappa(options).weights,
+        "kappa_definition": f.kappa(options).definition(),
+        "gwet_ac2_weights": (f.kappa(options).weights or "quadratic")
+        if f.level == "ordinal" else None,
+        "orientations": "each exam pair counted in both orientations (a | b and b | a)"
+        if f.mirror is not None else None,
         "n_units": r.n_units,
         "n_rating_pairs": int((per_unit * (per_unit - 1) // 2).sum()),
         "mean_rating_pairs_per_unit": (
@@ -240,6 +255,8 @@ def family_stats(
         "over_time": _over_time(r, weeks),
         **_cases(r, states, options),
     }
+    n_cases = section["n_cases"]
+    section["bootstrap"] = {"n_cases": n_cases, "coverage_below_nominal": n_cases < NOMINAL_CASES}
     if f.level in ("interval", "ratio"):
         section["icc"] = _icc(r)
     if f.details is not None:

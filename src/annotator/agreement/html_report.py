@@ -66,7 +66,8 @@ def _family(section: Mapping[str, Any], names: list[str]) -> str:
     details = section.get("details") or {}
     if "disagreement_types" in details:
         rows = [[k.replace("_", " "), v] for k, v in details["disagreement_types"].items()]
-        parts.append(_table(["Order disagreement type", "Exam pairs"], rows))
+        parts.append(_table(["Order disagreement type (whole ranking)",
+                             "Annotator pairs x cases"], rows))
     if section["top_cases"]:
         rows = [[c["case_id"], c["disagreeing_pairs"], c["rating_pairs"], ", ".join(c["items"])]
                 for c in section["top_cases"]]

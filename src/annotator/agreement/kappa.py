@@ -134,6 +134,34 @@ def mean_kappa_from_confusions(
     return float(np.mean(defined)) if defined else None
 
 
+def mean_kappa_batch(
+    tables: FloatArray, weights: Weights = None, values: Sequence[float] | None = None
+) -> FloatArray:
+    """:func:`mean_kappa_from_confusions` for a stack of resamples at once.
+
+    ``tables`` is resamples x pairs x k x k; returns one mean kappa per resample (nan where
+    no pair's kappa is defined). Same definition as the scalar path, vectorised because a
+    bootstrap calls it a thousand times.
+    """
+    k = tables.shape[-1]
+    if k < 2:
+        return np.full(tables.shape[0], np.nan)
+    d = _disagreement_weights(k, weights, values)
+    total = tables.sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = tables / total[..., None, None]
+        expected = np.einsum("ij,...i,...j->...", d, p.sum(axis=-1), p.sum(axis=-2))
+        observed = np.einsum("ij,...ij->...", d, p)
+        kappa = 1 - observed / expected
+    kappa[(total <= 0) | ~(expected > 1e-12)] = np.nan
+    defined = ~np.isnan(kappa)
+    count = defined.sum(axis=-1)
+    sums = np.where(defined, kappa, 0.0).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result: FloatArray = np.where(count > 0, sums / np.maximum(count, 1), np.nan)
+    return result
+
+
 def mean_pairwise_cohen_kappa(
     matrix: npt.ArrayLike,
     n_categories: int,

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 import numpy as np
 
@@ -24,9 +25,46 @@ from annotator.domain.order import (
 )
 
 __all__ = [
-    "DISAGREEMENT_TYPES", "DisagreementType", "Relation", "RelationCounts", "disagreement_type",
-    "kendall_tau_b", "relation", "relation_agreement", "relation_counts",
+    "CASE_DISAGREEMENTS", "DISAGREEMENT_TYPES", "CaseDisagreement", "DisagreementType",
+    "Relation", "RelationCounts", "case_disagreement", "disagreement_type", "kendall_tau_b",
+    "relation", "relation_agreement", "relation_counts",
 ]
+
+# How two whole rankings of one case differ (agreement's unit; the pair types are in domain).
+CaseDisagreement = Literal["tie_vs_strict", "adjacent_swap", "reversal", "reordering"]
+CASE_DISAGREEMENTS: tuple[CaseDisagreement, ...] = (
+    "tie_vs_strict", "adjacent_swap", "reversal", "reordering")
+
+
+def case_disagreement(first: Sequence[float], second: Sequence[float]) -> CaseDisagreement | None:
+    """Classify two annotators' whole rankings of one case (None: they imply the same order).
+
+    Pair by pair, a full reversal of three exams looks like two adjacent swaps and one
+    reversal; the ranking as a whole is typed here instead, from the exam pairs ranked by
+    both: ``tie_vs_strict`` when no pair is ordered oppositely (only ties differ);
+    ``adjacent_swap`` when every oppositely ordered pair is one stage apart in both rankings
+    (neighbouring stages exchanged); ``reversal`` when no pair both annotators order keeps
+    its order (the ranking is turned round); ``reordering`` otherwise (an exam moved by two
+    or more stages).
+    """
+    stages = _paired_stages(first, second)
+    concordant = discordant = ties = 0
+    adjacent = True
+    for (a1, a2), (b1, b2) in combinations(stages, 2):
+        r1, r2 = relation(a1, b1), relation(a2, b2)
+        if r1 == r2:
+            concordant += r1 != "="
+        elif "=" in (r1, r2):
+            ties += 1
+        else:
+            discordant += 1
+            adjacent = adjacent and abs(a1 - b1) == 1 and abs(a2 - b2) == 1
+    if discordant == 0:
+        return "tie_vs_strict" if ties else None
+    if adjacent:
+        return "adjacent_swap"
+    return "reversal" if concordant == 0 else "reordering"
+
 
 @dataclass(frozen=True)
 class RelationCounts:

@@ -18,7 +18,14 @@ import numpy as np
 
 from annotator.agreement.bootstrap import bootstrap_ci
 from annotator.agreement.options import ReportOptions
-from annotator.agreement.order import DISAGREEMENT_TYPES, kendall_tau_b, relation_counts
+from annotator.agreement.order import (
+    CASE_DISAGREEMENTS,
+    DISAGREEMENT_TYPES,
+    CaseDisagreement,
+    case_disagreement,
+    kendall_tau_b,
+    relation_counts,
+)
 from annotator.agreement.project_data import CaseBasis
 from annotator.domain.order import order_of
 
@@ -26,6 +33,7 @@ TYPE_WORDS = {
     "tie_vs_strict": "tie vs strict order",
     "adjacent_swap": "adjacent-rank swap",
     "reversal": "reversal",
+    "reordering": "reordering (an exam moved 2+ stages)",
 }
 
 
@@ -43,12 +51,13 @@ def order_stages(case: CaseBasis) -> dict[str, dict[str, int | None]]:
     return {key: order_of(dict(labels), figures) for key, labels in case.labels.items()}
 
 
-def _case_rows(case: CaseBasis) -> tuple[list[int], list[float]]:
-    """Summed relation counts and the defined tau-b values of every annotator pair."""
+def _case_rows(case: CaseBasis) -> tuple[list[int], list[float], list[CaseDisagreement]]:
+    """Summed relation counts, defined tau-b values and disagreement types of annotator pairs."""
     figures = case.used_figures
     boards = order_stages(case)
     row = [0] * 7
     taus: list[float] = []
+    kinds: list[CaseDisagreement] = []
     for first, second in combinations(sorted(boards), 2):
         a, b = _stages(boards[first], figures), _stages(boards[second], figures)
         counts = relation_counts(a, b)
@@ -58,7 +67,10 @@ def _case_rows(case: CaseBasis) -> tuple[list[int], list[float]]:
         tau = kendall_tau_b(a, b)
         if tau is not None:
             taus.append(tau)
-    return row, taus
+        kind = case_disagreement(a, b)
+        if kind is not None:
+            kinds.append(kind)
+    return row, taus, kinds
 
 
 def order_details(
@@ -74,10 +86,13 @@ def order_details(
     rows: list[list[int]] = []
     tau_rows: list[list[float]] = []
     case_taus: list[float] = []
+    types = dict.fromkeys(CASE_DISAGREEMENTS, 0)
     for case in cases:
-        row, taus = _case_rows(case)
+        row, taus, kinds = _case_rows(case)
         if row[0] == 0:
             continue  # no exam pair ranked by two annotators: no order unit in this case
+        for kind in kinds:
+            types[kind] += 1
         rows.append(row)
         tau = float(np.mean(taus)) if taus else None
         tau_rows.append([0.0 if tau is None else tau, 0.0 if tau is None else 1.0])
@@ -103,11 +118,13 @@ def order_details(
         "n_defined": len(case_taus),
         "n_undefined": len(rows) - len(case_taus),
     }
-    types = {kind: int(total[4 + i]) for i, kind in enumerate(DISAGREEMENT_TYPES)}
-    most = max(DISAGREEMENT_TYPES, key=lambda k: (types[k], -DISAGREEMENT_TYPES.index(k)))
+    most = max(CASE_DISAGREEMENTS, key=lambda k: (types[k], -CASE_DISAGREEMENTS.index(k)))
     return {
         "strict_agreement": strict,
         "kendall_tau_b": tau_b,
         "disagreement_types": types,
+        "disagreement_unit": "annotator pairs per case (each pair's whole ranking typed once)",
+        "pair_disagreement_types": {
+            kind: int(total[4 + i]) for i, kind in enumerate(DISAGREEMENT_TYPES)},
         "most_common_disagreement": TYPE_WORDS[most] if types[most] else None,
     }

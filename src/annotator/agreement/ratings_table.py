@@ -3,7 +3,9 @@
 The table's first column is the unit id, each further column one rater; an empty cell is a
 missing rating. Labels may be strings. For nominal and ordinal levels the labels become
 codes ``0..k-1`` over the label set: ``order`` when given (it is also the full label set),
-else the labels seen, numerically sorted when all are numbers, else sorted as strings.
+else the labels seen, numerically sorted when all are numbers; string labels are sorted
+only at nominal level (ordinal string labels need ``order``: an alphabetical order would be
+invented).
 Interval and ratio levels need numbers and use them as they are.
 """
 
@@ -18,9 +20,16 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement._matrix import FloatArray
+from annotator.agreement.bootstrap import (
+    MIN_CASES,
+    NOMINAL_CASES,
+    Coefficient,
+    case_bootstrap_interval,
+)
 from annotator.agreement.coefficients import (
     fleiss_kappa,
     gwet_ac1,
+    gwet_ac2,
     krippendorff_alpha,
     pabak,
     percent_agreement,
@@ -28,6 +37,7 @@ from annotator.agreement.coefficients import (
 )
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import Weights, mean_pairwise_cohen_kappa
+from annotator.agreement.kappa_choice import KappaChoice
 from annotator.agreement.sufficient import LEVELS, Level
 from annotator.errors import AnnotatorError
 
@@ -96,7 +106,9 @@ def _number(label: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _label_set(path: Path, labels: set[str], order: list[str] | None) -> list[str]:
+def _label_set(
+    path: Path, labels: set[str], order: list[str] | None, level: Level
+) -> list[str]:
     if order is not None:
         if len(set(order)) != len(order) or "" in order:
             raise RatingsTableError(path, "--order lists a label twice or an empty label")
@@ -107,6 +119,11 @@ def _label_set(path: Path, labels: set[str], order: list[str] | None) -> list[st
     numbers = {label: _number(label) for label in labels}
     if all(value is not None for value in numbers.values()):
         return sorted(labels, key=lambda label: (numbers[label], label))
+    if level == "ordinal":
+        # Sorting words alphabetically would invent an order (and change alpha silently).
+        raise RatingsTableError(
+            path, "ordinal labels that are not numbers need --order (e.g. --order low,mid,high)"
+        )
     return sorted(labels)
 
 
@@ -135,7 +152,7 @@ def read_ratings_table(path: Path, level: str, order: list[str] | None = None) -
         domain = sorted(set(values[~np.isnan(values)].tolist()))
         labels = [f"{value:g}" for value in domain]
         return RatingsTable(path, checked, [r[0] for r in body], header[1:], labels, values, domain)
-    labels = _label_set(path, labels_seen, order)
+    labels = _label_set(path, labels_seen, order, checked)
     code = {label: index for index, label in enumerate(labels)}
     for i, row in enumerate(cells):
         for j, label in enumerate(row):
@@ -155,26 +172,99 @@ def _codes(table: RatingsTable) -> FloatArray:
     return codes
 
 
-def stats_report(csv_path: Path, level: str, order: list[str] | None = None) -> dict[str, Any]:
+def _kappa_figures(
+    table: RatingsTable, codes: FloatArray, choice: KappaChoice, notes: list[str]
+) -> dict[str, Any]:
+    """The headline kappa (as chosen), quadratic-weighted kappa and Gwet's AC2."""
+    k = len(table.labels)
+    positions = None if table.level in ("nominal", "ordinal") else table.category_values
+    quadratic = mean_pairwise_cohen_kappa(codes, k, "quadratic", positions) if k else None
+    ordered = table.level != "nominal"
+    ac2 = gwet_ac2(codes, k, choice.weights or "quadratic") if k and ordered else None
+    if not ordered:
+        notes.append("quadratic_weighted_kappa and gwet_ac2 are null: nominal labels have no "
+                     "distances")
+        quadratic = None
+    elif positions is not None:
+        notes.append("gwet_ac2 weights the distances between category positions (ranks of the "
+                     "distinct values), not the values")
+    return {
+        "kappa": {"value": choice.compute(codes, k, positions) if k else None,
+                  "definition": choice.definition(), "weights": choice.weights_word,
+                  "pooling": choice.pooling},
+        "quadratic_weighted_kappa": quadratic,
+        "gwet_ac2": ac2,
+        "gwet_ac2_weights": (choice.weights or "quadratic") if ordered else None,
+    }
+
+
+def _stats_cis(
+    codes: FloatArray, table: RatingsTable, choice: KappaChoice
+) -> tuple[dict[str, list[float] | None], dict[str, Any]]:
+    """Bootstrap CIs over units (each unit its own case) for the categorical coefficients."""
+    k = len(table.labels)
+    ids = list(range(codes.shape[0]))
+    level: Level = table.level
+    specs: dict[str, tuple[Coefficient, dict[str, Any]]] = {
+        "percent_agreement": ("percent_agreement", {}),
+        "krippendorff_alpha": ("krippendorff_alpha", {"level": "nominal"}),
+        "fleiss_kappa": ("fleiss_kappa", {"n_categories": k}),
+        "gwet_ac1": ("gwet_ac1", {"n_categories": k}),
+        "pabak": ("pabak", {"n_categories": k}),
+    }
+    if level in ("nominal", "ordinal"):
+        specs["krippendorff_alpha"] = ("krippendorff_alpha", {"level": level})
+    if level != "nominal":
+        specs["gwet_ac2"] = ("gwet_ac2", {"n_categories": k,
+                                          "weights": choice.weights or "quadratic"})
+    cis: dict[str, list[float] | None] = {}
+    dropped: dict[str, int] = {}
+    for name, (coefficient, options) in specs.items():
+        ci = case_bootstrap_interval(codes, ids, coefficient, **options) if k else None
+        cis[name] = None if ci is None else list(ci.interval)
+        dropped[name] = 0 if ci is None else ci.dropped
+    kappas = {"kappa": choice}
+    if level != "nominal":
+        kappas["quadratic_weighted_kappa"] = KappaChoice("quadratic", "pairs")
+    for name, kind in kappas.items():
+        positions = None if level in ("nominal", "ordinal") else table.category_values
+        kappa_ci = kind.bootstrap(codes, ids, k, values=positions) if k else None
+        cis[name] = None if kappa_ci is None else list(kappa_ci.interval)
+        dropped[name] = 0 if kappa_ci is None else kappa_ci.dropped
+    units = int(((~np.isnan(codes)).sum(axis=1) >= 2).sum())
+    info = {"method": "percentile bootstrap over units", "n_resamples": 1000, "seed": 0,
+            "min_units": MIN_CASES, "dropped_resamples": dropped,
+            "coverage_below_nominal": units < NOMINAL_CASES}
+    return cis, info
+
+
+def stats_report(
+    csv_path: Path, level: str, order: list[str] | None = None,
+    kappa: KappaChoice | None = None,
+) -> dict[str, Any]:
     """The JSON-ready report of ``annotator stats`` (no NaN: undefined figures are None).
 
     Keys: file, level, units, raters, rater_names, labels, ratings, pairable_units,
     rater_pairs, percent_agreement, unanimity, krippendorff_alpha, fleiss_kappa,
-    mean_pairwise_cohen_kappa, cohen_kappa_weights, gwet_ac1, pabak, notes, and for
-    interval/ratio icc (six forms, each ``{"value", "ci95"}``) and icc_units.
+    mean_pairwise_cohen_kappa, cohen_kappa_weights, gwet_ac1, pabak, kappa (the chosen
+    definition: value, definition, weights, pooling), quadratic_weighted_kappa, gwet_ac2,
+    gwet_ac2_weights, ci95 (per coefficient), bootstrap, notes, and for interval/ratio icc
+    (six forms, each ``{"value", "ci95"}``) and icc_units.
     """
     table = read_ratings_table(Path(csv_path), level, order)
     codes, k = _codes(table), len(table.labels)
     per_unit = (~np.isnan(table.values)).sum(axis=1)
     categorical = table.level in ("nominal", "ordinal")
     weights: Weights = None if table.level == "nominal" else "linear"
+    choice = (kappa or KappaChoice(weights)).for_level(table.level)  # nominal: unweighted
     notes = [
-        "percent_agreement is mean pairwise exact agreement: every pair of ratings of a "
-        "unit counts once, over units with at least two ratings"
+        "percent_agreement and pabak pool rating pairs over units (a unit with three ratings "
+        "weighs three pairs); gwet_ac1, gwet_ac2 and fleiss_kappa average the agreement per "
+        "unit over units with at least two ratings"
     ]
-    fleiss = fleiss_kappa(codes, k) if k else None
     if len(set(per_unit[per_unit > 0].tolist())) > 1:
-        notes.append("fleiss_kappa is null: the number of raters per unit varies")
+        notes.append("fleiss_kappa is Gwet's generalisation: the number of raters per unit "
+                     "varies")
     alpha = krippendorff_alpha(
         codes if categorical else table.values,
         table.level,
@@ -208,7 +298,7 @@ def stats_report(csv_path: Path, level: str, order: list[str] | None = None) -> 
         "percent_agreement": percent_agreement(codes),
         "unanimity": unanimity(codes),
         "krippendorff_alpha": alpha,
-        "fleiss_kappa": fleiss,
+        "fleiss_kappa": fleiss_kappa(codes, k) if k else None,
         "mean_pairwise_cohen_kappa": mean_pairwise_cohen_kappa(
             codes, k, weights, values=None if categorical else table.category_values
         )
@@ -217,7 +307,12 @@ def stats_report(csv_path: Path, level: str, order: list[str] | None = None) -> 
         "cohen_kappa_weights": "none" if weights is None else weights,
         "gwet_ac1": gwet_ac1(codes, k) if k else None,
         "pabak": pabak(codes, k) if k else None,
+        **_kappa_figures(table, codes, choice, notes),
     }
+    report["ci95"], report["bootstrap"] = _stats_cis(codes, table, choice)
+    if report["bootstrap"]["coverage_below_nominal"]:
+        notes.append(f"fewer than {NOMINAL_CASES} pairable units: bootstrap coverage is below "
+                     "nominal (about 90% at 25 units)")
     if not categorical:
         report.update(_icc_figures(table.values, notes))
     report["notes"] = notes

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from annotator.agreement.bootstrap import NOMINAL_CASES
 from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import family_stats
 from annotator.agreement.monitoring import annotator_sections, case_weeks, timeline
@@ -67,13 +68,20 @@ def basis_section(basis: ProjectBasis, options: ReportOptions) -> dict[str, Any]
         "or green-lit, with at least two submitted annotations); "
         f"{annotations} annotations. Left out: {left_out or 'nothing'}. Units are keyed by "
         "case and exam figure; exam-level units cover only the exams the scoring core uses, "
-        "and a unit counts when at least two annotators rated it. Exact agreement is the mean "
-        "pairwise agreement (rating pairs pooled over units, as the paper counts step pairs). "
+        "and a unit counts when at least two annotators rated it. Exact agreement and PABAK "
+        "pool rating pairs over units (as the paper counts step pairs); Gwet's AC1/AC2 and "
+        "Fleiss' kappa (Gwet's generalisation, defined when raters per unit vary) average "
+        "agreement per unit. Exam order: the headline is strict pairwise agreement (pairs at "
+        "least one annotator orders) and Kendall's tau-b per case; chance-corrected "
+        "coefficients count each exam pair in both orientations. "
+        f"Kappa: {options.kappa.for_level('ordinal').definition()} for ordinal families "
+        "(unweighted for nominal ones), over the full label set; Cohen's kappa per annotator "
+        f"pair only where the pair shares at least {options.min_shared} units. "
         f"95% CIs: percentile bootstrap over cases ({options.n_resamples} resamples, seed "
-        f"{options.seed}; a case drawn twice counts twice), n/a below {options.min_cases} cases "
-        "or on degenerate resamples. Cohen's kappa per annotator pair only where the pair "
-        f"shares at least {options.min_shared} units, linear-weighted over the full label set "
-        "for ordinal families; Krippendorff's alpha at the level stated per family."
+        f"{options.seed}; a case drawn twice counts twice); resamples where a coefficient is "
+        f"undefined are dropped and counted; n/a below {options.min_cases} cases; below "
+        f"{NOMINAL_CASES} cases coverage is below nominal. Krippendorff's alpha at the level "
+        "stated per family."
     )
     return {
         "statement": statement,
@@ -98,6 +106,11 @@ def basis_section(basis: ProjectBasis, options: ReportOptions) -> dict[str, Any]
             "ci_method": "percentile bootstrap over cases",
             "min_cases": options.min_cases,
             "min_shared_units_for_pair_kappa": options.min_shared,
+            "undefined_resamples": "dropped and counted per coefficient",
+            "nominal_coverage_cases": NOMINAL_CASES,
+            "kappa_weights": options.kappa.weights_word,
+            "kappa_pooling": options.kappa.pooling,
+            "kappa_definition": options.kappa.for_level("ordinal").definition(),
         },
     }
 
@@ -110,6 +123,9 @@ def _summary(basis: ProjectBasis, sections: Sequence[dict[str, Any]]) -> dict[st
         any(split_key(k)[0] in FIX_FAMILIES for m in case.labels.values() for k in m)
         for case in basis.cases
     )
+    # A "not correct" mark on draft metadata is a flag, not a fix: counted separately.
+    marks = [sum(split_key(k)[0] == "meta_ok" and v is False for m in case.labels.values()
+                 for k, v in m.items()) for case in basis.cases]
     annotations = sum(len(c.labels) for c in basis.cases)
     n = len(basis.cases)
     return {
@@ -118,6 +134,8 @@ def _summary(basis: ProjectBasis, sections: Sequence[dict[str, Any]]) -> dict[st
         "mean_annotations_per_case": annotations / n if n else None,
         "cases_with_disagreement": len(with_conflict),
         "cases_with_draft_corrections": corrected,
+        "cases_with_metadata_marked_wrong": sum(1 for m in marks if m),
+        "metadata_marked_wrong": sum(marks),
     }
 
 

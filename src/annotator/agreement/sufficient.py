@@ -49,32 +49,40 @@ def unanimity_stats(counts: npt.NDArray[np.int64]) -> FloatArray:
     return np.column_stack([unanimous, pairable]).astype(np.float64)
 
 
-def fleiss_stats(counts: npt.NDArray[np.int64]) -> FloatArray:
-    """Per unit ``[agreeing pairs, rater pairs, count per category...]``."""
-    return np.column_stack([pair_stats(counts), counts.astype(np.float64)])
+def agreement_weights(n_categories: int, weights: str | None) -> FloatArray:
+    """Gwet's agreement weights over codes ``0..k-1``: identity, linear or quadratic.
 
-
-def fleiss_from_sums(sums: FloatArray) -> float | None:
-    """Fleiss' kappa; valid when every unit has the same number of raters.
-
-    With a constant number of raters, Fleiss' mean per-unit agreement equals pooled
-    agreeing pairs / pooled pairs, which is what makes it additive.
+    ``linear``: ``1 - |k - l| / (q - 1)``; ``quadratic``: ``1 - (k - l)^2 / (q - 1)^2``
+    (Gwet 2014, ch. 3; irrCAC's ``linear.weights`` and ``quadratic.weights``).
     """
-    observed = _ratio(sums[0], sums[1])
-    total = float(sums[2:].sum())
-    if observed is None or total <= 0:
-        return None
-    shares = sums[2:] / total
-    return _chance_corrected(observed, float((shares**2).sum()))
+    k = max(n_categories, 1)
+    if weights is None or k == 1:
+        return np.eye(k)
+    codes = np.arange(k, dtype=np.float64)
+    distance = np.abs(codes[:, None] - codes[None, :]) / (k - 1)
+    if weights == "linear":
+        result: FloatArray = 1 - distance
+        return result
+    if weights == "quadratic":
+        squared: FloatArray = 1 - distance**2
+        return squared
+    raise ValueError(f"unknown weights {weights!r}; use None, 'linear' or 'quadratic'")
 
 
-def gwet_stats(counts: npt.NDArray[np.int64]) -> FloatArray:
-    """Per unit ``[pairable, agreement share, rated, share of each category...]`` (Gwet 2014)."""
+def gwet_stats(counts: npt.NDArray[np.int64], weights: FloatArray | None = None) -> FloatArray:
+    """Per unit ``[pairable, agreement share, rated, share of each category...]`` (Gwet 2014).
+
+    The agreement share of a unit with ``r_i >= 2`` ratings is
+    ``sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))`` with ``r*_ik = sum_l w_kl r_il`` (the
+    weighted count; with identity weights, the share of agreeing rater pairs).
+    """
     c = counts.astype(np.float64)
+    w = np.eye(c.shape[1]) if weights is None else weights
     m = c.sum(axis=1)
     pairable = m >= 2
     share_agree = np.zeros_like(m)
-    share_agree[pairable] = (c[pairable] * (c[pairable] - 1)).sum(axis=1) / (
+    weighted = c @ w.T
+    share_agree[pairable] = (c[pairable] * (weighted[pairable] - 1)).sum(axis=1) / (
         m[pairable] * (m[pairable] - 1)
     )
     rated = m >= 1
@@ -83,14 +91,38 @@ def gwet_stats(counts: npt.NDArray[np.int64]) -> FloatArray:
     return np.column_stack([pairable, share_agree, rated, shares]).astype(np.float64)
 
 
-def gwet_from_sums(sums: FloatArray) -> float | None:
-    """Gwet's AC1: ``pa`` over units with 2+ ratings, ``pe`` from category shares, q columns."""
-    q = sums.shape[0] - 3
+def _gwet_parts(sums: FloatArray) -> tuple[float, FloatArray] | None:
+    """``(pa, pi)``: mean agreement over units with 2+ ratings, mean category shares."""
     observed = _ratio(sums[1], sums[0])
-    if observed is None or sums[2] <= 0 or q < 2:
+    if observed is None or sums[2] <= 0 or sums.shape[0] - 3 < 2:
         return None
-    pi = sums[3:] / sums[2]
-    return _chance_corrected(observed, float((pi * (1 - pi)).sum() / (q - 1)))
+    return observed, sums[3:] / sums[2]
+
+
+def gwet_from_sums(sums: FloatArray, weights: FloatArray | None = None) -> float | None:
+    """Gwet's AC1 (AC2 with weights): ``pe = T_w / (q (q - 1)) * sum_k pi_k (1 - pi_k)``."""
+    parts = _gwet_parts(sums)
+    if parts is None:
+        return None
+    observed, pi = parts
+    q = len(pi)
+    total = float(q if weights is None else weights.sum())
+    return _chance_corrected(observed, total * float((pi * (1 - pi)).sum()) / (q * (q - 1)))
+
+
+def fleiss_from_sums(sums: FloatArray, weights: FloatArray | None = None) -> float | None:
+    """Fleiss' kappa as generalised by Gwet (2014, ch. 2) to any number of raters per unit.
+
+    ``pa`` as for AC1 (units with 2+ ratings), ``pe = sum_kl w_kl pi_k pi_l`` with ``pi``
+    the category shares averaged over units with a rating. With the same number of raters
+    on every unit (and identity weights) this is Fleiss' (1971) kappa.
+    """
+    parts = _gwet_parts(sums)
+    if parts is None:
+        return None
+    observed, pi = parts
+    w = np.eye(len(pi)) if weights is None else weights
+    return _chance_corrected(observed, float(pi @ w @ pi))
 
 
 def coincidence_stats(counts: npt.NDArray[np.int64]) -> FloatArray:
@@ -160,11 +192,14 @@ def decompose(
     *,
     n_categories: int | None = None,
     level: Level | None = None,
+    weights: str | None = None,
 ) -> Decomposition:
     """Decompose a categorical coefficient of a units x raters matrix.
 
     ``coefficient`` is one of ``percent_agreement``, ``unanimity``, ``pabak``,
-    ``fleiss_kappa``, ``gwet_ac1`` or ``krippendorff_alpha`` (which needs ``level``).
+    ``fleiss_kappa``, ``gwet_ac1``, ``gwet_ac2`` or ``krippendorff_alpha`` (which needs
+    ``level``). ``weights`` (None, ``linear``, ``quadratic``) applies to ``fleiss_kappa`` and
+    ``gwet_ac2`` (Gwet's agreement weights over the codes).
     Cohen's kappas decompose into confusion tensors, see :mod:`annotator.agreement.kappa`.
     """
     domain, counts = category_counts(as_ratings(matrix), n_categories)
@@ -180,10 +215,10 @@ def decompose(
             return None if observed is None or k < 2 else (k * observed - 1) / (k - 1)
 
         return Decomposition(pair_stats(counts), pabak)
-    if coefficient == "fleiss_kappa":
-        return Decomposition(fleiss_stats(counts), fleiss_from_sums)
-    if coefficient == "gwet_ac1":
-        return Decomposition(gwet_stats(counts), gwet_from_sums)
+    if coefficient in ("fleiss_kappa", "gwet_ac1", "gwet_ac2"):
+        w = agreement_weights(len(domain), None if coefficient == "gwet_ac1" else weights)
+        combine = fleiss_from_sums if coefficient == "fleiss_kappa" else gwet_from_sums
+        return Decomposition(gwet_stats(counts, w), lambda s: combine(s, w))
     if coefficient == "krippendorff_alpha":
         if level not in LEVELS:
             raise ValueError(f"krippendorff_alpha needs level, one of {', '.join(LEVELS)}")

@@ -23,7 +23,10 @@ COEFFICIENT_TITLES = {
     "fleiss_kappa": "Fleiss' kappa",
     "mean_pairwise_cohen_kappa": "Mean pairwise Cohen's kappa",
     "gwet_ac1": "Gwet's AC1",
+    "gwet_ac2": "Gwet's AC2",
+    "quadratic_weighted_kappa": "Quadratic-weighted kappa",
     "pabak": "PABAK",
+    "kappa": "Kappa (as defined)",
 }
 TABLE8_HEADER = [
     "Label family", "Annotator agreement", "95% CI", "Agreement metric",
@@ -31,6 +34,9 @@ TABLE8_HEADER = [
     "Units", "Rating pairs", "Unanimity", "Krippendorff alpha", "alpha 95% CI", "Alpha level",
     "Fleiss kappa", "Fleiss 95% CI", "Mean pairwise Cohen kappa", "kappa 95% CI",
     "Kappa weights", "Gwet AC1", "AC1 95% CI", "PABAK", "PABAK 95% CI",
+    "Kappa definition", "Kappa (as defined)", "Kappa 95% CI (as defined)",
+    "Quadratic-weighted kappa", "Quadratic kappa 95% CI", "Gwet AC2", "AC2 95% CI",
+    "Undefined bootstrap resamples dropped",
 ]
 
 
@@ -67,21 +73,54 @@ def _coef(section: Mapping[str, Any], name: str) -> dict[str, Any]:
     return found
 
 
+def _coef_or_none(section: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A coefficient entry; reports written before a coefficient existed give n/a."""
+    found: dict[str, Any] = section["coefficients"].get(name) or {"value": None, "ci95": None}
+    return found
+
+
+def kappa_definition(section: Mapping[str, Any]) -> str:
+    """What the headline kappa of a family is (older reports: the former fixed definition)."""
+    text = section.get("kappa_definition")
+    if text:
+        return str(text)
+    weighted = f"{section['kappa_weights']}-weighted" if section["kappa_weights"] else "unweighted"
+    return f"{weighted} Cohen's kappa, mean over annotator pairs"
+
+
+def _kappa(section: Mapping[str, Any]) -> dict[str, Any]:
+    headline = _coef_or_none(section, "kappa")
+    if "kappa" not in section["coefficients"]:
+        return _coef(section, "mean_pairwise_cohen_kappa")
+    return headline
+
+
+def headline(section: Mapping[str, Any]) -> tuple[float | None, list[float] | None]:
+    """The "Annotator agreement" figure: strict pairwise order agreement for exam order
+    (pairs that both tie agree trivially), exact agreement otherwise."""
+    strict = ((section.get("details") or {}).get("strict_agreement") or {})
+    if section["id"] == "order" and strict:
+        return strict.get("value"), strict.get("ci95")
+    pa = _coef(section, "percent_agreement")
+    return pa["value"], pa["ci95"]
+
+
 def metric_text(section: Mapping[str, Any]) -> str:
     """The "Agreement metric" cell: what the agreement figure is and the headline kappa."""
-    kappa = _coef(section, "mean_pairwise_cohen_kappa")["value"]
+    kappa = _kappa(section)["value"]
     alpha = _coef(section, "krippendorff_alpha")["value"]
-    weighted = "linear-weighted " if section["kappa_weights"] else ""
+    weighted = f"{section['kappa_weights']}-weighted " if section["kappa_weights"] else ""
     if section["id"] == "order":
-        text = "Pairwise order concordance (relation <, =, >)"
         details = section.get("details") or {}
-        strict = (details.get("strict_agreement") or {}).get("value")
         tau = details.get("kendall_tau_b") or {}
-        text += f"; strictly ordered pairs {fmt_pct(strict)}"
-        text += f"; mean Kendall tau-b {fmt_num(tau.get('mean'))}"
-        return text + f"; alpha ({section['level']}) = {fmt_num(alpha)}"
-    return (f"Exact agreement; {weighted}kappa = {fmt_num(kappa)}; "
-            f"alpha ({section['level']}) = {fmt_num(alpha)}")
+        pa = _coef(section, "percent_agreement")["value"]
+        text = ("Strict pairwise order agreement (exam pairs at least one annotator orders)"
+                f"; mean Kendall tau-b {fmt_num(tau.get('mean'))}"
+                f"; all pairs incl. shared ties {fmt_pct(pa)}")
+        return text + (f"; alpha ({section['level']}, both orientations of each pair) = "
+                       f"{fmt_num(alpha)}")
+    return (f"Exact agreement; {weighted}kappa = {fmt_num(kappa)} "
+            f"({kappa_definition(section)}); alpha ({section['level']}) = {fmt_num(alpha)}")
 
 
 def notes_text(section: Mapping[str, Any]) -> str:
@@ -94,7 +133,16 @@ def notes_text(section: Mapping[str, Any]) -> str:
     tau = details.get("kendall_tau_b")
     if tau:
         text += f"; tau-b undefined in {tau['n_undefined']} of {tau['n_cases']} cases"
+    if (section.get("bootstrap") or {}).get("coverage_below_nominal"):
+        text += "; fewer than 30 cases: CI coverage below nominal"
     return text
+
+
+def dropped_text(section: Mapping[str, Any]) -> str:
+    """Resamples dropped because a coefficient was undefined there, per coefficient."""
+    dropped = {name: c.get("dropped_resamples", 0) for name, c in section["coefficients"].items()}
+    shown = [f"{COEFFICIENT_TITLES.get(n, n)} {d}" for n, d in dropped.items() if d]
+    return "; ".join(shown) if shown else "none"
 
 
 def resolved_text(section: Mapping[str, Any]) -> str:
@@ -108,11 +156,14 @@ def table8_rows(report: Mapping[str, Any]) -> list[list[str]]:
     """One row per family in :data:`TABLE8_HEADER` order (the paper's Table 8, extended)."""
     rows = []
     for s in report["families"]:
-        pa, alpha = _coef(s, "percent_agreement"), _coef(s, "krippendorff_alpha")
+        alpha = _coef(s, "krippendorff_alpha")
         fleiss, kappa = _coef(s, "fleiss_kappa"), _coef(s, "mean_pairwise_cohen_kappa")
         ac1, pabak = _coef(s, "gwet_ac1"), _coef(s, "pabak")
+        value, ci = headline(s)
+        chosen, qwk = _kappa(s), _coef_or_none(s, "quadratic_weighted_kappa")
+        ac2 = _coef_or_none(s, "gwet_ac2")
         rows.append([
-            s["title"], fmt_pct(pa["value"]), fmt_ci(pa["ci95"], pct=True), metric_text(s),
+            s["title"], fmt_pct(value), fmt_ci(ci, pct=True), metric_text(s),
             s["most_common_disagreement"] or "none", resolved_text(s), notes_text(s),
             str(s["n_units"]), str(s["n_rating_pairs"]),
             fmt_pct(_coef(s, "unanimity")["value"]),
@@ -121,6 +172,9 @@ def table8_rows(report: Mapping[str, Any]) -> list[list[str]]:
             fmt_num(kappa["value"]), fmt_ci(kappa["ci95"]), s["kappa_weights"] or "none",
             fmt_num(ac1["value"]), fmt_ci(ac1["ci95"]),
             fmt_num(pabak["value"]), fmt_ci(pabak["ci95"]),
+            kappa_definition(s), fmt_num(chosen["value"]), fmt_ci(chosen["ci95"]),
+            fmt_num(qwk["value"]), fmt_ci(qwk["ci95"]), fmt_num(ac2["value"]),
+            fmt_ci(ac2["ci95"]), dropped_text(s),
         ])
     return rows
 
@@ -143,14 +197,21 @@ def table7_rows(report: Mapping[str, Any]) -> list[list[str]]:
             continue
         pa = fmt_pct(_coef(s, "percent_agreement")["value"])
         if fid == "order":
-            rows.append([f"Agreement on {title}", f"{pa} pairwise"])
+            tau = ((s.get("details") or {}).get("kendall_tau_b") or {}).get("mean")
+            rows.append([f"Agreement on {title}", f"{fmt_pct(headline(s)[0])} strict pairwise"
+                         f" (mean Kendall tau-b = {fmt_num(tau)}; all pairs {pa})"])
         else:
-            kappa = fmt_num(_coef(s, "mean_pairwise_cohen_kappa")["value"])
-            rows.append([f"Agreement on {title}", f"{pa} (kappa = {kappa})"])
+            kappa = fmt_num(_kappa(s)["value"])
+            rows.append([f"Agreement on {title}",
+                         f"{pa} (kappa = {kappa}, {kappa_definition(s)})"])
     rows.append(["Cases with a disagreement (need adjudication)",
                  f"{summary['cases_with_disagreement']}/{n}"])
-    rows.append(["Cases with physician corrections of the draft",
+    rows.append(["Cases with physician corrections of the draft (submitted fixes)",
                  f"{summary['cases_with_draft_corrections']}/{n}"])
+    if "cases_with_metadata_marked_wrong" in summary:
+        rows.append(["Cases with draft metadata marked not correct (flags, not fixes)",
+                     f"{summary['cases_with_metadata_marked_wrong']}/{n}"
+                     f" ({summary['metadata_marked_wrong']} marks)"])
     return rows
 
 

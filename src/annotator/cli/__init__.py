@@ -23,6 +23,7 @@ from annotator.cli import (
     judging,
     project,
     review,
+    sme,
     stats,
     sync,
     users,
@@ -45,6 +46,7 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (
     export,
     review,
     judging,
+    sme,
 )
 
 

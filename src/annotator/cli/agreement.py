@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator.agreement.html_report import write_html
+from annotator.agreement.kappa_choice import POOLINGS, WEIGHT_WORDS, KappaChoice
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.tables import table7_rows, table8_rows, write_csv
 from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.services.agreement import agreement_report
@@ -39,9 +41,11 @@ def _print_tables(report: dict[str, Any]) -> None:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Compute the project's agreement report and print or write it; returns the exit code."""
+    choice = kappa_choice(args)
+    options = None if choice is None else ReportOptions(kappa=choice)
     project = project_of(args)
     try:
-        report = agreement_report(project, actor_of(project, args))
+        report = agreement_report(project, actor_of(project, args), options)
     finally:
         project.close()
     csv_path = getattr(args, "csv", None)
@@ -57,9 +61,29 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_kappa_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--kappa`` and ``--kappa-pooling``: which kappa is the headline (stats, agreement)."""
+    parser.add_argument("--kappa", choices=list(WEIGHT_WORDS), default=None,
+                        help="kappa weights for ordered labels (default: linear; nominal "
+                             "labels are always unweighted)")
+    parser.add_argument("--kappa-pooling", choices=list(POOLINGS), default="pairs",
+                        help="pairs: mean of Cohen's kappas over annotator pairs; fleiss: "
+                             "Fleiss' kappa over all raters (Gwet's generalisation)")
+
+
+def kappa_choice(args: argparse.Namespace) -> KappaChoice | None:
+    """The kappa the options ask for; None when neither option was given (the default)."""
+    weights = getattr(args, "kappa", None)
+    pooling = getattr(args, "kappa_pooling", "pairs") or "pairs"
+    if weights is None and pooling == "pairs":
+        return None
+    return KappaChoice.parse(weights or "linear", pooling)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of the ``agreement`` subcommand (one output at a time)."""
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the whole report as JSON")
     out.add_argument("--csv", metavar="FILE", help="write the Table 8 layout as CSV")
     out.add_argument("--html", metavar="FILE", help="write the HTML report with charts")
+    add_kappa_arguments(parser)

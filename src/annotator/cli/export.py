@@ -25,7 +25,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder")
     p.add_argument("--version", dest="release_version", metavar="X.Y.Z",
                    help="release version (default: the card's version)")
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="release date stated in the card")
+    p.add_argument("--date", metavar="YYYY-MM-DD",
+                   help="release date in the card and croissant.json (default: today, UTC)")
     p.add_argument("--previous", metavar="DIR", help="a previous release to diff against")
     p.add_argument("--include-comments", action="store_true",
                    help="include reviewers' free-text comments in the provenance")

@@ -132,8 +132,10 @@ def _act(project: Project, actor: str, args: argparse.Namespace) -> None:
         reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
         print(f"{args.reopen[0]} {args.reopen[1]}: decision reopened")
     elif args.green_light:
-        decisions.green_light(project, actor, args.green_light)
+        result = decisions.green_light(project, actor, args.green_light)
         print(f"{args.green_light}: green-lit")
+        for warning in result.warnings:
+            print(f"    warning: {warning}")
     elif args.green_light_unanimous:
         outcome = actions.green_light_unanimous(project, actor)
         print(f"{len(outcome.done)} case(s) green-lit: {', '.join(outcome.done) or '-'}")

@@ -8,6 +8,7 @@ from typing import Any
 
 from annotator.agreement.ratings_table import stats_report
 from annotator.cli._shared import print_json
+from annotator.cli.agreement import add_kappa_arguments, kappa_choice
 
 
 def register(subparsers: Any) -> None:
@@ -19,11 +20,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--level", required=True, choices=["nominal", "ordinal", "interval", "ratio"])
     p.add_argument("--order", help="comma-separated order of ordinal labels")
     p.add_argument("--json", action="store_true")
+    add_kappa_arguments(p)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     order = [s.strip() for s in args.order.split(",")] if args.order else None
-    report = stats_report(Path(args.csv), args.level, order)
+    report = stats_report(Path(args.csv), args.level, order, kappa_choice(args))
     if args.json:
         print_json(report)
     else:

@@ -3,10 +3,13 @@
 One implementation for the three places that check it: the green light
 (:func:`release_problems`, with the images the project holds), and the export writer and
 ``annotator validate`` (:func:`structure_problems`, after the release model's type checks).
+Problems block the green light; :func:`release_warnings` do not (the adjudicator may know
+better) but are shown at green light and in the export's pre-flight list.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from annotator.domain.checks import LOCALISATION_KEYS, check_case
@@ -23,12 +26,13 @@ def _steps(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 def structure_problems(case: dict[str, Any]) -> list[str]:
     """Rules across keys: unique figures, exactly one step per exam, steps naming exams."""
-    figures = [e.get("figure") for e in _exams(case)]
+    # Only string figures can name an exam; a wrong type is already a schema problem.
+    figures = [f for e in _exams(case) if isinstance(f := e.get("figure"), str)]
     problems = [
         f"imaging_examinations: figure {f!r} appears {figures.count(f)} times"
         for f in sorted({f for f in figures if figures.count(f) > 1}, key=str)
     ]
-    sources = [s.get("source") for s in _steps(case)]
+    sources = [s for step in _steps(case) if isinstance(s := step.get("source"), str)]
     for i, source in enumerate(sources):
         if source not in figures:
             problems.append(f"diagnostic_steps[{i}].source: {source!r} names no exam")
@@ -96,3 +100,27 @@ def _essential_problems(case: dict[str, Any]) -> list[str]:
     ):
         return []
     return ["no essential exam among the exams the scoring core uses"]
+
+
+def release_warnings(case: Mapping[str, Any], sha256_by_path: Mapping[str, str]) -> list[str]:
+    """Readable warnings about the final content (empty: nothing to flag).
+
+    Two exams of one case whose images have identical bytes are most likely one image
+    filed twice: the "evidence" of the second exam reveals nothing new and its metadata
+    describes something else.
+    """
+    figures_by_hash: dict[str, list[str]] = {}
+    for exam in case.get("imaging_examinations") or []:
+        if not isinstance(exam, dict):
+            continue
+        figure = str(exam.get("figure"))
+        for path in exam.get("image_paths") or []:
+            digest = sha256_by_path.get(path) if isinstance(path, str) else None
+            if digest and figure not in figures_by_hash.setdefault(digest, []):
+                figures_by_hash[digest].append(figure)
+    return [
+        f"{', '.join(figures)}: identical image bytes (sha256 {digest[:12]}...) in different"
+        " exams; one image filed twice?"
+        for digest, figures in sorted(figures_by_hash.items(), key=lambda kv: kv[1])
+        if len(figures) > 1
+    ]

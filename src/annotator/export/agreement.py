@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +39,19 @@ def _optional(module: str, name: str) -> Any:
         return None
 
 
-def release_basis(basis: Any, seed: str) -> Any:
-    """The basis keyed by reviewer pseudonyms, without submission times or names."""
+def release_basis(basis: Any, seed: str, released: Collection[str] | None = None) -> Any:
+    """The basis keyed by reviewer pseudonyms, without submission times or names.
+
+    With ``released``, only those cases remain (and only their exam-level exclusions): the
+    released report names no case that is not in the release.
+    """
     names = {a.key: a.name for a in basis.annotators}
+    if released is not None:
+        keep = set(released)
+        basis = dataclasses.replace(
+            basis, cases=tuple(c for c in basis.cases if c.case_id in keep),
+            exclusions=tuple(e for e in basis.exclusions if e.case_id in keep and e.figure),
+            cases_total=len(keep))
 
     def key(old: str) -> str:
         return pseudonym(seed, names[old]) if names.get(old) else old
@@ -54,23 +65,31 @@ def release_basis(basis: Any, seed: str) -> Any:
     return dataclasses.replace(basis, cases=cases, annotators=annotators)
 
 
-def _report(project: Project) -> dict[str, Any] | None:
+def _report(project: Project, released: Collection[str] | None) -> dict[str, Any] | None:
     load = _optional("annotator.services.agreement", "load_basis")
     build = _optional("annotator.agreement.report", "build_report")
     if load is None or build is None:
         return None
     with project.tx() as session:
         basis = load(session)
-    report: dict[str, Any] = build(release_basis(basis, str(project.setting("deid_seed") or "")))
+    seed = str(project.setting("deid_seed") or "")
+    report: dict[str, Any] = build(release_basis(basis, seed, released))
     return report
 
 
-def release_agreement(project: Project) -> AgreementPart:
+def _kappa_words(report: dict[str, Any]) -> str:
+    """The kappa definition the report used (for the card's agreement note)."""
+    options = (report.get("basis") or {}).get("options") or {}
+    return str(options.get("kappa_definition") or "")
+
+
+def release_agreement(project: Project, released: Collection[str] | None = None) -> AgreementPart:
     """The agreement report for a release, or an empty part whose ``note`` says why.
 
+    ``released`` are the case ids of the release: the report is computed on them only.
     The caller checks that the actor is a curator (the report is theirs to publish).
     """
-    report = _report(project)
+    report = _report(project, released)
     if report is None:
         return AgreementPart(note="The agreement report is not available in this version of"
                                   " the app; this release does not include it.")
@@ -84,9 +103,11 @@ def release_agreement(project: Project) -> AgreementPart:
         part.header = [str(h) for h in header[:7]]
         part.rows = [[str(c) for c in row[:7]] for row in rows(report)]
     part.note = (
-        "Agreement on the labels as submitted, before adjudication (agreement/agreement.json"
+        "Agreement on the released cases' labels as submitted, before adjudication"
+        " (agreement/agreement.json"
         + (", agreement/agreement.html" if part.html else "")
         + "; all coefficients with their 95% intervals are there). Annotators are numbered in"
         " the order of their pseudonyms; names and submission dates are not released."
+        + (f" Kappa: {kappa}." if (kappa := _kappa_words(report)) else "")
     )
     return part

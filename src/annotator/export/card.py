@@ -13,8 +13,9 @@ from typing import Any
 
 from annotator.domain.labels import REASON_CODES
 from annotator.export.counts import COUNT_LABELS
+from annotator.export.licences import LicenceCheck, check_licences
 from annotator.export.release_input import HeldBack
-from annotator.export.settings import CardSettings
+from annotator.export.settings import ORIGINAL_HISTORY_KEY, CardSettings
 
 NOT_STATED = "not stated"
 COUNTS_HEADING = "## Counts"
@@ -72,7 +73,14 @@ def render_card(card: CardInput) -> str:
         ["Benchmark", s.name], ["Version", s.version],
         ["Release date", card.date or NOT_STATED], ["Clinical domain", s.domain or NOT_STATED],
         ["Source collection", s.source_collection or NOT_STATED],
-        ["Licence", s.license or NOT_STATED], ["Cite as", s.citation or NOT_STATED],
+        ["Source licence", s.source_license or NOT_STATED],
+        ["Source publication dates", s.source_dates or NOT_STATED],
+        ["Licence", s.license or NOT_STATED],
+        ["Licence compatibility", licence_check(card).summary],
+        ["Cite as", s.citation or NOT_STATED],
+        ["Issue contact", s.contact or NOT_STATED],
+        ["Validation status", s.validation_status or NOT_STATED],
+        ["Leakage-audit status", s.leakage_audit or NOT_STATED],
     ])
     out += ["", COUNTS_HEADING, ""]
     out += _table(["Quantity", "Count"],
@@ -88,7 +96,8 @@ def render_card(card: CardInput) -> str:
             " `annotator_provenance`: the imported revision and its content hash, pseudonymous"
             " reviewer ids, the items resolved by unanimity, the adjudications with their"
             " reason codes, and the green light."
-            + ("" if card.include_comments else " Free-text comments are not released."), ""]
+            + ("" if card.include_comments else " Free-text comments are not released."), "",
+            _history_text(s), ""]
     out += _team(card)
     out += _filtering(card)
     out += _labels(card)
@@ -100,10 +109,12 @@ def render_card(card: CardInput) -> str:
             " the scoring core; they are not part of this data release.", "",
             "## Croissant and Responsible-AI metadata", "",
             "`croissant.json`: Croissant 1.1 metadata with every distributed file's SHA-256,"
-            " record sets for cases, images and these counts, the licence, and the"
+            " record sets for cases (with their exams, steps, preferred order and rubrics),"
+            " images and these counts, the licence, and the"
             " Responsible-AI (`rai:`) fields below as text.", ""]
+    out += _licences(card)
     for title, text in (("Intended use", s.intended_use), ("Non-use", s.non_use),
-                        ("Risks and limitations", s.risks),
+                        ("Risks and limitations", s.risks), ("Known biases", s.biases),
                         ("Licence and maintenance", f"{s.license or NOT_STATED}. {s.maintenance}"),
                         ("Contact", s.contact), ("Changelog", s.changelog)):
         out += [f"## {title}", "", _prose(text), ""]
@@ -115,6 +126,43 @@ def render_card(card: CardInput) -> str:
     if card.diff is not None:
         out += _diff(card.diff)
     return "\n".join(out).rstrip() + "\n"
+
+
+def source_licences(card: CardInput) -> Counter[str]:
+    """Every licence the release derives from: the source collection's and the images'."""
+    sources = Counter({lic: n for lic, n in card.licences.items() if lic != NOT_STATED})
+    if card.settings.source_license:
+        sources[card.settings.source_license] += card.counts.get("released_cases", 0) or 1
+    return sources
+
+
+def licence_check(card: CardInput) -> LicenceCheck:
+    """The release licence against every source licence (see :mod:`.licences`)."""
+    return check_licences(card.settings.license, source_licences(card))
+
+
+def _licences(card: CardInput) -> list[str]:
+    check = licence_check(card)
+    out = ["## Licence compatibility", "",
+           f"Release licence {card.settings.license or NOT_STATED}: {check.summary}."]
+    if not card.settings.source_license:
+        out.append(" The source collection's licence is not stated; only image licences were"
+                   " checked.")
+    out.append("")
+    out += [f"- {line}" for line in check.lines]
+    unlicensed = card.licences.get(NOT_STATED, 0)
+    if unlicensed:
+        out.append(f"- {unlicensed} image(s) without a stated licence: not checked")
+    return out + [""]
+
+
+def _history_text(s: CardSettings) -> str:
+    if s.ships_original_history:
+        return (f"`{ORIGINAL_HISTORY_KEY}` (the source's unredacted case text, longer than the"
+                " `clinical_history` models see) IS released with every case, by the project's"
+                " export setting.")
+    return (f"`{ORIGINAL_HISTORY_KEY}` (the source's unredacted case text) is NOT released"
+            " (project export setting: withheld); models see `clinical_history` only.")
 
 
 def _team(card: CardInput) -> list[str]:

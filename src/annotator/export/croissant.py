@@ -2,7 +2,8 @@
 
 Every distributed metadata file is a FileObject with its SHA-256; the images are FileSets
 (their checksums are in images.csv and MANIFEST.sha256). Record sets: ``cases`` (from
-release.json), ``images`` (from images.csv) and ``counts`` (inline, the card's numbers, so
+release.json: the case fields plus its exams, steps, preferred order and rubrics),
+``images`` (from images.csv) and ``counts`` (inline, the card's numbers, so
 ``validate`` can compare them with the JSON). All ``rai:`` values are text, as Croissant
 requires ("2", not 2).
 """
@@ -26,6 +27,31 @@ CASE_FIELDS = (("case_id", "The case id (unique)."),
                ("final_diagnosis", "Gold diagnosis."),
                ("difficulty", "normal, hard or extreme_hard."),
                ("rarity", "common, rare or extreme_rare."))
+# Nested case content, one array (or object) field each, read with a per-item jsonPath:
+# (field, release.json key, description, [(sub-field, jsonPath inside the item, dataType)]).
+_META = [(k, f"meta_info.{k}", "sc:Text") for k in (
+    "modality", "acquisition", "view", "imaged_region", "contrast", "time_past")]
+NESTED_FIELDS: tuple[tuple[str, str, str, list[tuple[str, str, str]]], ...] = (
+    ("exams", "imaging_examinations",
+     "The requestable imaging examinations (evidence units) with their metadata.",
+     [("figure", "figure", "sc:Text"), ("image_caption", "image_caption", "sc:Text"), *_META]),
+    ("steps", "diagnostic_steps",
+     "One diagnostic step per exam: importance (only 'essential' counts as essential).",
+     [("source", "source", "sc:Text"), ("essential", "essential", "sc:Text"),
+      ("step", "step", "sc:Text"), ("reason", "reason", "sc:Text")]),
+    ("order", "imaging_examinations",
+     "Gold preferred order: integer stages, equal stages are ties, null is unranked.",
+     [("figure", "figure", "sc:Text"), ("preferred_order", "preferred_order", "sc:Integer")]),
+)
+RUBRIC_FIELDS: tuple[tuple[str, str], ...] = (
+    ("diagnosis_reference", "Diagnosis.reference_answer"),
+    *((f"diagnosis_{n}", f"Diagnosis.'{n}'") for n in "3210"),
+    ("localisation_laterality", "Localisation.reference_answer.Laterality"),
+    ("localisation_organ_region", "Localisation.reference_answer.'Organ/Region'"),
+    ("localisation_substructure",
+     "Localisation.reference_answer.'Specific Substructure/Segment'"),
+    *((f"localisation_{n}", f"Localisation.'{n}'") for n in "3210"),
+)
 IMAGE_FIELDS = ("image_id", "case_id", "figure", "path", "caption", "source_url",
                 "source_case_url", "sha256", "media_type")
 
@@ -109,14 +135,42 @@ def build_croissant(
     return doc
 
 
-def _cases() -> dict[str, Any]:
-    def source(name: str) -> dict[str, Any]:
-        return {"fileObject": {"@id": RELEASE_JSON}, "extract": {"jsonPath": f"$[*].{name}"}}
+def _json_source(path: str, item_path: str = "") -> dict[str, Any]:
+    source: dict[str, Any] = {"fileObject": {"@id": RELEASE_JSON},
+                              "extract": {"jsonPath": path}}
+    if item_path:
+        source["transform"] = {"jsonPath": item_path}
+    return source
 
+
+def _nested(name: str, key: str, description: str, subs: list[tuple[str, str, str]],
+            array: bool) -> dict[str, Any]:
+    """A field holding a case's list (or object) of items; each sub-field reads one key.
+
+    The parent carries the source too: mlcroissant reads the JSON column from it."""
+    path = f"$[*].{key}"
+    out: dict[str, Any] = {"@type": "cr:Field", "@id": f"cases/{name}", "name": name,
+                           "description": description}
+    if array:
+        out.update({"isArray": True, "arrayShape": "-1"})
+    out["source"] = _json_source(path)
+    out["subField"] = [
+        {"@type": "cr:Field", "@id": f"cases/{name}/{sub}", "name": sub, "dataType": dtype,
+         "source": _json_source(path, item)} for sub, item, dtype in subs]
+    return out
+
+
+def _cases() -> dict[str, Any]:
+    fields = [_field("cases", n, _json_source(f"$[*].{n}"), description=d)
+              for n, d in CASE_FIELDS]
+    fields += [_nested(n, k, d, subs, array=True) for n, k, d, subs in NESTED_FIELDS]
+    rubric_subs = [(n, path, "sc:Text") for n, path in RUBRIC_FIELDS]
+    fields.append(_nested("rubrics", "rubric_0_to_3", "The 0-3 rubrics: Diagnosis and"
+                          " Localisation (British spelling), with their reference answers.",
+                          rubric_subs, array=False))
     return {"@type": "cr:RecordSet", "@id": "cases", "name": "cases",
             "description": "One record per released case (release.json).",
-            "key": {"@id": "cases/case_id"},
-            "field": [_field("cases", n, source(n), description=d) for n, d in CASE_FIELDS]}
+            "key": {"@id": "cases/case_id"}, "field": fields}
 
 
 def _images() -> dict[str, Any]:

@@ -58,8 +58,10 @@ def rai_fields(
             " is a physician's or an adjudicator's final value."
         ],
         "dataUseCases": [settings.intended_use or "not stated"],
-        "dataLimitations": [settings.risks or "not stated"],
-        "dataBiases": [settings.risks or "not stated"],
+        "dataLimitations": [settings.risks or "not stated",
+                            "Leakage audit: " + (settings.leakage_audit or "not stated"),
+                            "Validation: " + (settings.validation_status or "not stated")],
+        "dataBiases": [settings.biases or "not stated"],
         "dataSocialImpact": "Non-use: " + (settings.non_use or "not stated"),
         "personalSensitiveInformation": [
             "No patient identifiers: images de-identified at import and checked again at"

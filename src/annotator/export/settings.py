@@ -17,6 +17,8 @@ from annotator.export.errors import ExportError
 SETTING_PREFIX = "card."
 VERSION_PATTERN = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+HISTORY_CHOICES = ("withheld", "shipped")
+ORIGINAL_HISTORY_KEY = "original_clinical_history"
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ FIELDS = (
     CardField("description", "Description", True),
     CardField("domain", "Clinical domain"),
     CardField("source_collection", "Source collection"),
+    CardField("source_license", "Source licence (of the source cases; SPDX id or URL)"),
+    CardField("source_dates", "Source publication dates (e.g. 2008-2024)"),
     CardField("dataset_url", "Dataset URL"),
     CardField("code_url", "Scoring-code URL"),
     CardField("citation", "Cite as", True),
@@ -40,6 +44,10 @@ FIELDS = (
     CardField("intended_use", "Intended use", True),
     CardField("non_use", "Non-use", True),
     CardField("risks", "Risks and limitations", True),
+    CardField("biases", "Known biases of the data", True),
+    CardField("validation_status", "Validation status", True),
+    CardField("leakage_audit", "Leakage-audit status", True),
+    CardField("original_history", "Original clinical history: withheld or shipped"),
     CardField("maintenance", "Maintenance and deprecation policy", True),
     CardField("contact", "Contact and issue reporting", True),
     CardField("changelog", "Changelog", True),
@@ -80,6 +88,24 @@ class CardSettings:
     )
     contact: str = ""
     changelog: str = ""
+    source_license: str = ""
+    source_dates: str = ""
+    biases: str = (
+        "Selection and publication bias of a teaching collection (instructive, often rare"
+        " presentations are over-represented); image subsets chosen by case authors rather"
+        " than full studies; one clinical domain; a small annotation team whose shared"
+        " training may bias importance and order labels."
+    )
+    validation_status: str = (
+        "The release is checked by `annotator validate` (scoring-core contract, manifest"
+        " checksums, card and Croissant counts). Labels are physician-reviewed and"
+        " adjudicated; no external clinical validation."
+    )
+    leakage_audit: str = (
+        "Not audited: the source cases are published and may be in model training data;"
+        " no contamination test was run for this release."
+    )
+    original_history: str = "withheld"
 
     def replace(self, **changes: str) -> CardSettings:
         """A copy with ``changes``; raises ExportError for an unknown field or a bad version."""
@@ -89,7 +115,15 @@ class CardSettings:
             raise ExportError(f"unknown card field(s): {', '.join(unknown)}")
         updated = dataclasses.replace(self, **{k: str(v).strip() for k, v in changes.items()})
         check_version(updated.version)
+        if updated.original_history not in HISTORY_CHOICES:
+            raise ExportError(f"original_history {updated.original_history!r}: use "
+                              + " or ".join(HISTORY_CHOICES))
         return updated
+
+    @property
+    def ships_original_history(self) -> bool:
+        """Whether ``original_clinical_history`` (unredacted source text) is released."""
+        return self.original_history == "shipped"
 
 
 def check_version(version: str) -> str:

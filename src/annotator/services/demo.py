@@ -28,6 +28,7 @@ from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
 from annotator.services.review import actions, base, decisions
+from annotator.services.sme_demo import demo_sme_review
 from annotator.services.status import project_status
 from annotator.services.sync_demo import demo_offline_round_trip
 from annotator.services.users import add_user
@@ -113,10 +114,15 @@ def _fill(project: Project, location: str) -> str:
     assign(project, CURATOR, 2)
     plan = replay_work(project)
     demo_judge_scoring(project, CURATOR, SENIOR, SEED)
+    demo_sme_review(project, CURATOR, SENIOR, PHYSICIANS, SEED)
     save_card_settings(
         project,
         CURATOR,
-        license="CC-BY-4.0",
+        # As a EuroRad-derived release must be (sources CC BY-NC-SA 4.0, ShareAlike).
+        license="CC-BY-NC-SA-4.0",
+        source_license="CC-BY-NC-SA-4.0",
+        source_dates="written for the demo; no publication dates",
+        contact="https://github.com/annotator-demo/issues (demo placeholder)",
         description="Teaching cases written for the annotator demo, with images derived from "
         "files that ship inside pydicom and nilearn (see annotator/demo_data/SOURCES.md).",
         source_collection="annotator demo cases",

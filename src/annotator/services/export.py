@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from annotator.domain.states import Role
 from annotator.export.agreement import release_agreement
+from annotator.export.checks import release_warnings
 from annotator.export.errors import ExportError
 from annotator.export.release_input import HeldBack, ReleaseInput
 from annotator.export.settings import (
@@ -77,6 +79,7 @@ def _warnings(data: ReleaseInput, settings: CardSettings) -> list[str]:
                       and not c.release.get("license")})
     if lacking:
         found.append("images without a licence in case(s): " + ", ".join(lacking))
+    found += release_warnings(data, settings)
     return found
 
 
@@ -113,7 +116,8 @@ def export_release(
     settings = card_settings(project)
     options = ExportOptions(
         version=check_version(version or settings.version),
-        date=check_date(date) if date else None,
+        # Explicit in the card and as Croissant's datePublished: the export date by default.
+        date=check_date(date) if date else datetime.now(UTC).date().isoformat(),
         previous=previous, include_comments=include_comments, include_dicom=include_dicom,
     )
     if previous is not None and not previous.is_dir():
@@ -123,7 +127,7 @@ def export_release(
     data = collect_release(project, include_comments=include_comments)
     if not data.cases:
         raise ExportError("no case is green-lit: there is nothing to release")
-    agreement = release_agreement(project)
+    agreement = release_agreement(project, [c.case_id for c in data.cases])
     result = write_release(data, out, settings, options, agreement, progress)
     with project.tx() as session:
         record(session, actor, "release_exported",

@@ -21,6 +21,7 @@ from annotator.export.release_input import (
     SourceImage,
     pseudonym,
 )
+from annotator.export.settings import ORIGINAL_HISTORY_KEY, SETTING_PREFIX
 from annotator.services.review.base import CaseReview, active_annotations, review_case
 from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
@@ -31,6 +32,8 @@ COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "r
 def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:
     """Read every case of the project and sort it into released, excluded and held back."""
     seed = str(project.setting("deid_seed") or "")
+    # The unredacted source text ships only when the curator's card setting says so.
+    ship_history = project.setting(SETTING_PREFIX + "original_history") == "shipped"
     with project.tx() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
         rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)
@@ -55,6 +58,8 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
                 review.blockers)))
             continue
         case = _released(project, review, names, seed, include_comments)
+        if not ship_history:
+            case.release = {k: v for k, v in case.release.items() if k != ORIGINAL_HISTORY_KEY}
         reviewers.update(case.provenance["reviewers"])
         adjudicators.update(a["adjudicator"] for a in case.provenance["adjudications"])
         if case.provenance["green_light"]["by"]:

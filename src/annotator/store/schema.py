@@ -355,3 +355,92 @@ class JudgeAdjudication(Base):
     adjudicator: Mapped[str] = mapped_column(String(200))
     decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     superseded: Mapped[bool] = mapped_column(default=False)
+
+
+SME_VERDICT_STATES = ("assigned", "in_progress", "submitted")
+
+
+class SmeBenchmark(Base):
+    """One benchmark specification (seed 001), its current content and version.
+
+    A changed re-import bumps ``version``; each version is also in the history.
+    """
+
+    __tablename__ = "sme_benchmarks"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    code: Mapped[str] = mapped_column(String(100), unique=True)
+    parent_rubric: Mapped[str] = mapped_column(String(100), index=True)
+    evaluator_type: Mapped[str] = mapped_column(String(20))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    content_hash: Mapped[str] = mapped_column(String(64))
+    source_file: Mapped[str] = mapped_column(Text, default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    imported_by: Mapped[str] = mapped_column(String(200), default="")
+
+
+class SmeItem(Base):
+    """One system output to review: the test case, its ground truth and the output."""
+
+    __tablename__ = "sme_items"
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    item_id: Mapped[str] = mapped_column(String(200), unique=True)
+    case_ref: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    position: Mapped[int] = mapped_column(Integer)
+    test_case: Mapped[Any] = mapped_column(JSON)
+    ground_truth: Mapped[Any] = mapped_column(JSON, nullable=True)
+    output: Mapped[Any] = mapped_column(JSON)
+    system: Mapped[str] = mapped_column(String(200), default="")  # never shown to an SME
+    content_hash: Mapped[str] = mapped_column(String(64))
+    source_file: Mapped[str] = mapped_column(Text, default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    imported_by: Mapped[str] = mapped_column(String(200), default="")
+
+
+class SmeTask(Base):
+    """One item reviewed against one benchmark; ``automated`` is the code/LLM verdict."""
+
+    __tablename__ = "sme_tasks"
+    __table_args__ = (UniqueConstraint("item_pk", "benchmark_id", name="item_benchmark"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    item_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_items.id"), index=True)
+    benchmark_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_benchmarks.id"), index=True)
+    automated: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class SmeVerdict(Base):
+    """One SME's verdict on one task; the row is the assignment (see sme.verdict)."""
+
+    __tablename__ = "sme_verdicts"
+    __table_args__ = (
+        UniqueConstraint("task_id", "reviewer_id", name="task_reviewer"),
+        CheckConstraint(_in("state", SME_VERDICT_STATES), name="state"),
+    )
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    task_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_tasks.id"), index=True)
+    reviewer_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    state: Mapped[str] = mapped_column(String(20), default="assigned")
+    fields: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    submitted: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    needs_recheck: Mapped[bool] = mapped_column(default=False)
+    benchmark_version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class SmeAdjudication(Base):
+    """A senior's value for one conflicting field of one task, with the required reason."""
+
+    __tablename__ = "sme_adjudications"
+    __table_args__ = (CheckConstraint("length(reason) > 0", name="reason"),)
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    task_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_tasks.id"), index=True)
+    key: Mapped[str] = mapped_column(String(50))
+    value: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    adjudicator: Mapped[str] = mapped_column(String(200))
+    decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    superseded: Mapped[bool] = mapped_column(default=False)

@@ -243,7 +243,9 @@ class Page(QWidget):
         self.pair_model.set_family(fam)
         kinds = [[" vs ".join(d["labels"]), d["pairs"]] for d in fam["disagreements"]]
         types = (fam.get("details") or {}).get("disagreement_types") or {}
-        kinds += [[f"order: {k.replace('_', ' ')}", n] for k, n in types.items()]
+        # Typed per case and annotator pair (whole rankings), not per rating pair.
+        kinds += [[f"order ranking (per case): {k.replace('_', ' ')}", n]
+                  for k, n in types.items()]
         tabs.fill(self.family_disagreements, ["Disagreement", "Rating pairs"], kinds)
         tabs.fill(self.family_cases, ["Case", "Disagreeing pairs", "Items (double-click: review)"],
               [[c["case_id"], c["disagreeing_pairs"], ", ".join(c["items"])]

@@ -16,6 +16,7 @@ from annotator.agreement.tables import (
     fmt_ci,
     fmt_num,
     fmt_pct,
+    headline,
     metric_text,
     notes_text,
     pair_cell_text,
@@ -72,8 +73,14 @@ class FamilyTableModel(QAbstractTableModel):
 
     def _text(self, fam: dict[str, Any], key: str) -> str:
         if key == "family":
-            level = fam["level"] + (", κ linear-weighted" if fam["kappa_weights"] else "")
-            return f"{fam['title']}\n{fam['n_units']} {fam['unit']}s · {level}"
+            weights = fam["kappa_weights"]
+            level = fam["level"] + (f", κ {weights}-weighted" if weights else "")
+            text = f"{fam['title']}\n{fam['n_units']} {fam['unit']}s · {level}"
+            if fam["id"] == "order":  # the order family's headline (issue 16)
+                value, _ = headline(fam)
+                tau = ((fam.get("details") or {}).get("kendall_tau_b") or {}).get("mean")
+                text += f"\nstrict pairs {fmt_pct(value)} · tau-b {fmt_num(tau)}"
+            return text
         if key == "disagreement":
             return fam["most_common_disagreement"] or "none"
         if key == "resolved":

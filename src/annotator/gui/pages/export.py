@@ -193,7 +193,7 @@ class Page(QWidget):
         self.version = QLineEdit()
         form.addRow("Version", self.version)
         self.date = QLineEdit()
-        self.date.setPlaceholderText("YYYY-MM-DD (optional)")
+        self.date.setPlaceholderText("YYYY-MM-DD (default: today, UTC)")
         form.addRow("Release date", self.date)
         self.previous = QLineEdit()
         self.previous.setPlaceholderText("previous release folder (optional)")

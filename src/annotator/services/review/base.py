@@ -9,14 +9,14 @@ live in :mod:`annotator.services.review.reopen`.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import REASON_CODES
-from annotator.domain.release_rules import release_problems
+from annotator.domain.release_rules import release_problems, release_warnings
 from annotator.domain.states import CaseState, Role
 from annotator.errors import NotFound, PermissionDenied
 from annotator.review.final import FinalValues, final_values, release_content
@@ -41,6 +41,7 @@ class CaseReview:
     final: FinalValues
     release: dict[str, Any]
     blockers: list[str]  # why the case cannot be green-lit now (empty: it can)
+    warnings: list[str] = field(default_factory=list)  # shown at green light; not blocking
 
 
 def reason_codes(project: Project) -> tuple[str, ...]:
@@ -112,12 +113,13 @@ def review_in(session: Session, case: Case) -> CaseReview:
     content = current_content(session, case)
     final = final_values(content, submitted_labels(session, case), decisions(session, case))
     release = release_content(content, final.values)
-    paths = {
-        img.draft_path
+    hashes = {
+        img.draft_path: img.sha256
         for img in session.scalars(
             select(CaseImage).where(CaseImage.revision_id == case.current_revision_id)
         )
     }
+    paths = set(hashes)
     blockers: list[str] = []
     if case.state not in REVIEW_STATES:
         blockers.append(f"the case is {case.state.replace('_', ' ')}, not in review")
@@ -126,7 +128,8 @@ def review_in(session: Session, case: Case) -> CaseReview:
         blockers.append("the final value is discard: exclude the case instead")
     else:
         blockers += release_problems(release, paths)
-    return CaseReview(case.case_id, case.state, final, release, blockers)
+    warnings = release_warnings(release, hashes)
+    return CaseReview(case.case_id, case.state, final, release, blockers, warnings)
 
 
 def review_case(project: Project, case_id: str) -> CaseReview:

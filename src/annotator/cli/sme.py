@@ -1,0 +1,205 @@
+"""``annotator sme-*``: lint and import benchmarks, import items, assign, verdicts, review,
+results. Every page action has a command here, so the SME review runs without a screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.errors import ValidationError
+from annotator.services.sme_adjudication import adjudicate, list_conflicts
+from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
+from annotator.services.sme_results import results
+from annotator.services.sme_review import assign, queue, set_field, submit, task_of, view
+from annotator.sme.lint import lint
+from annotator.sme.report import write_reports
+from annotator.sme.verdict import FIELDS
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``sme-*`` subcommands to the ``annotator`` parser."""
+    p = subparsers.add_parser("sme-lint", help="check benchmark YAML files (no project needed)")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.set_defaults(func=cmd_lint)
+
+    p = subparsers.add_parser("sme-import", help="import benchmark specifications (YAML)")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.set_defaults(func=cmd_import)
+
+    p = subparsers.add_parser("sme-items", help="import SME review items (JSON or JSONL)")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.set_defaults(func=cmd_items)
+
+    p = subparsers.add_parser("sme-assign", help="give every SME review item k SMEs")
+    p.add_argument("--per-item", type=int, default=2, metavar="K")
+    p.set_defaults(func=cmd_assign)
+
+    p = subparsers.add_parser("sme-queue", help="the acting SME's review queue")
+    p.add_argument("--benchmark", metavar="CODE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_queue)
+
+    p = subparsers.add_parser("sme-verdict", help="set verdict fields of one item, or submit")
+    p.add_argument("item", metavar="ITEM")
+    p.add_argument("benchmark", metavar="CODE")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="FIELD=VALUE",
+        help=f"fields: {', '.join(FIELDS)} (empty value clears)",
+    )  # fmt: skip
+    p.add_argument("--submit", action="store_true")
+    p.add_argument("--show", action="store_true", help="print the blind view as JSON")
+    p.set_defaults(func=cmd_verdict)
+
+    p = subparsers.add_parser("sme-review", help="SME conflicts: list, or decide one")
+    p.add_argument("--open", action="store_true", help="only undecided conflicts")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--decide", nargs=4, metavar=("ITEM", "CODE", "FIELD", "VALUE"))
+    p.add_argument("--reason", help="required with --decide")
+    p.set_defaults(func=cmd_review)
+
+    p = subparsers.add_parser("sme-results", help="benchmark and rubric results, reliability")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", type=Path, metavar="DIR", help="write JSON, CSV, HTML and SVG here")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_results)
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    result = lint(args.paths)
+    for problem in result.problems:
+        print(problem)
+    print(f"{len(result.benchmarks)} benchmark(s), {len(result.errors)} error(s), "
+          f"{len(result.warnings)} warning(s)")  # fmt: skip
+    return EXIT_FAILED if result.errors else 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    try:
+        report = import_benchmarks(project, actor_of(project, args), args.paths)
+    except ImportRejected as exc:
+        print("\n".join(exc.lines))
+        print(f"nothing imported: {len(exc.lines)} error(s)")
+        return EXIT_FAILED
+    print("\n".join(report.lines()))
+    return 0
+
+
+def cmd_items(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    try:
+        report = import_items(project, actor_of(project, args), args.paths)
+    except ImportRejected as exc:
+        print("\n".join(exc.lines))
+        print(f"nothing imported: {len(exc.lines)} problem(s)")
+        return EXIT_FAILED
+    print("\n".join(report.lines()))
+    return 0
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
+    return 0
+
+
+def cmd_queue(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    entries = queue(project, actor_of(project, args), args.benchmark)
+    if args.json:
+        print_json([{"item": e.item_id, "benchmark": e.benchmark, "state": e.state}
+                     for e in entries])  # fmt: skip
+        return 0
+    for e in entries:
+        print(f"{e.item_id}\t{e.benchmark}\t{e.state}")
+    return 0
+
+
+def _value(field: str, text: str) -> Any:
+    if text == "":
+        return None
+    if field == "score":
+        try:
+            return float(text)
+        except ValueError:
+            return text  # the service names the bad value
+    return text
+
+
+def cmd_verdict(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    actor = actor_of(project, args)
+    task = task_of(project, args.item, args.benchmark)
+    for assignment in args.set:
+        field, sep, text = assignment.partition("=")
+        if not sep:
+            raise ValidationError(f"--set {assignment!r}: write FIELD=VALUE")
+        set_field(project, actor, task, field.strip(), _value(field.strip(), text))
+    if args.submit:
+        submit(project, actor, task)
+        print(f"submitted {args.item} {args.benchmark}")
+    shown = view(project, actor, task)
+    if args.show:
+        print_json({"state": shown.state, "fields": shown.fields, "missing": shown.missing,
+                     "automated": shown.automated})  # fmt: skip
+    elif not args.submit:
+        missing = ", ".join(shown.missing) or "nothing"
+        print(f"{args.item} {args.benchmark}: {shown.state}; still needed: {missing}")
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    actor = actor_of(project, args)
+    if args.decide:
+        item, code, field, text = args.decide
+        if not args.reason:
+            raise ValidationError("--decide needs --reason")
+        adjudicate(project, actor, task_of(project, item, code), field, _value(field, text),
+                   args.reason)  # fmt: skip
+        print(f"decided {item} {code} {field} = {text}")
+        return 0
+    found = list_conflicts(project, actor, open_only=args.open)
+    if args.json:
+        print_json([
+            {"item": c.item_id, "benchmark": c.benchmark, "field": c.key, "reason": c.reason,
+             "by_letter": c.by_letter, "decided": c.decided, "decided_reason": c.decided_reason}
+            for c in found
+        ])  # fmt: skip
+        return 0
+    for c in found:
+        state = "open" if c.decided is None else f"decided {c.decided}"
+        values = ", ".join(f"{k}: {v.get(c.key)}" for k, v in c.by_letter.items())
+        print(f"{c.item_id} {c.benchmark} {c.key}: {values} — {c.reason} [{state}]")
+    if not found:
+        print("no conflicts")
+    return 0
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    found = results(project, actor_of(project, args), seed=args.seed)
+    if args.out:
+        for path in write_reports(found, args.out):
+            print(f"wrote {path}")
+    if args.json:
+        print_json(found.as_json())
+    elif not args.out:
+        for b in found.benchmarks:
+            ci = f"[{b.score_ci[0]:.3f}, {b.score_ci[1]:.3f}]" if b.score_ci else "[no CI]"
+            score = "–" if b.score is None else f"{b.score:.3f}"
+            met = {True: "met", False: "NOT met", None: "–"}[b.threshold_met]
+            print(f"{b.code}\tapplicable {b.applicable}\tscore {score} {ci}\tthreshold {met}")
+        for r in found.rubrics:
+            score = "–" if r.score is None else f"{r.score:.3f}"
+            ci = f"[{r.score_ci[0]:.3f}, {r.score_ci[1]:.3f}]" if r.score_ci else ""
+            print(f"{r.code} (rubric)\tweighted score {score} {ci}")
+        for rel in found.reliability:
+            for flag in rel.flags:
+                print(f"{rel.code}: reliability flag: {flag}")
+        print(json.dumps(found.basis))
+    return 0

@@ -1,0 +1,1 @@
+"""Widgets of the SME review page (``annotator.gui.pages.sme``)."""

@@ -1,0 +1,190 @@
+"""SME conflicts in the meta-review queue and the senior's decisions on them.
+
+A conflict is a field of one task on which the submitted verdicts disagree (see
+:func:`annotator.sme.verdict.conflicts`). Like annotation conflicts, the senior sees the
+verdicts side by side, under reviewer letters rather than names, and must give a reason.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import Role
+from annotator.errors import NotFound, ValidationError
+from annotator.services.sme_review import BenchmarkCard, Pane, benchmark_of, card, pane
+from annotator.services.users import require_reader_of_others, require_role
+from annotator.sme.verdict import Verdict, check_field, conflicts
+from annotator.store.history import record
+from annotator.store.project import Project
+from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeItem, SmeTask, SmeVerdict
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class SmeConflict:
+    """One conflicting field of one task, the verdicts by letter, and the decision if made."""
+
+    task_id: uuid.UUID
+    item_id: str
+    benchmark: str
+    key: str  # applicability | outcome | score
+    reason: str  # "pass vs flag", ...
+    by_letter: dict[str, Verdict]  # each SME's whole submitted verdict, letter -> fields
+    decided: Any = None
+    decided_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ConflictView:
+    """The side-by-side meta-review view of one task."""
+
+    task_id: uuid.UUID
+    item_id: str
+    test_case: Pane
+    ground_truth: Pane | None
+    output: Pane
+    benchmark: BenchmarkCard
+    by_letter: dict[str, Verdict]
+    conflicts: dict[str, str]  # field -> why
+    decided: dict[str, Any]  # field -> the senior's value
+
+
+def submitted_by_task(session: Session) -> dict[uuid.UUID, dict[str, Verdict]]:
+    """Submitted verdicts (not sent back for re-check), task -> reviewer id (str) -> fields."""
+    out: dict[uuid.UUID, dict[str, Verdict]] = {}
+    rows = session.scalars(
+        select(SmeVerdict)
+        .where(SmeVerdict.state == "submitted", SmeVerdict.submitted.is_not(None))
+        .order_by(SmeVerdict.created_at, SmeVerdict.id)
+    )
+    for row in rows:
+        out.setdefault(row.task_id, {})[str(row.reviewer_id)] = dict(row.submitted or {})
+    return out
+
+
+def decided_by_task(session: Session) -> dict[uuid.UUID, dict[str, tuple[Any, str]]]:
+    """Current (not superseded) decisions: task -> field -> (value, reason)."""
+    out: dict[uuid.UUID, dict[str, tuple[Any, str]]] = {}
+    rows = session.scalars(
+        select(SmeAdjudication)
+        .where(SmeAdjudication.superseded.is_(False))
+        .order_by(SmeAdjudication.decided_at)
+    )
+    for row in rows:
+        out.setdefault(row.task_id, {})[row.key] = (row.value, row.reason)
+    return out
+
+
+def _letters(verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
+    # Letters follow assignment order, so a reviewer keeps the same letter on a task.
+    return {LETTERS[i % 26]: v for i, v in enumerate(verdicts.values())}
+
+
+def list_conflicts(project: Project, actor: str, *, open_only: bool = False) -> list[SmeConflict]:
+    """Every conflicting field of every task (seniors and curators only)."""
+    with project.tx() as session:
+        require_reader_of_others(session, actor, "the SME meta-review queue")
+        decided = decided_by_task(session)
+        out: list[SmeConflict] = []
+        for task_id, verdicts in submitted_by_task(session).items():
+            task = session.get(SmeTask, task_id)
+            assert task is not None
+            bench = session.get(SmeBenchmark, task.benchmark_id)
+            item = session.get(SmeItem, task.item_pk)
+            assert bench is not None and item is not None
+            for key, why in conflicts(benchmark_of(bench), verdicts).items():
+                value, reason = decided.get(task_id, {}).get(key, (None, None))
+                if open_only and value is not None:
+                    continue
+                out.append(
+                    SmeConflict(
+                        task_id,
+                        item.item_id,
+                        bench.code,
+                        key,
+                        why,
+                        _letters(verdicts),
+                        value,
+                        reason,
+                    )
+                )
+        return sorted(out, key=lambda c: (c.item_id, c.benchmark, c.key))
+
+
+def conflict_view(project: Project, actor: str, task_id: uuid.UUID) -> ConflictView:
+    """The item, the benchmark and every submitted verdict side by side (seniors only)."""
+    with project.tx() as session:
+        require_reader_of_others(session, actor, "the SME meta-review view")
+        task = session.get(SmeTask, task_id)
+        if task is None:
+            raise NotFound(f"no SME review task {task_id}")
+        bench = session.get(SmeBenchmark, task.benchmark_id)
+        item = session.get(SmeItem, task.item_pk)
+        assert bench is not None and item is not None
+        verdicts = submitted_by_task(session).get(task_id, {})
+        decided = {k: v for k, (v, _r) in decided_by_task(session).get(task_id, {}).items()}
+        return ConflictView(
+            task_id=task_id,
+            item_id=item.item_id,
+            test_case=pane(item.test_case),
+            ground_truth=None if item.ground_truth is None else pane(item.ground_truth),
+            output=pane(item.output),
+            benchmark=card(bench),
+            by_letter=_letters(verdicts),
+            conflicts=conflicts(benchmark_of(bench), verdicts),
+            decided=decided,
+        )
+
+
+def adjudicate(
+    project: Project, actor: str, task_id: uuid.UUID, key: str, value: Any, reason: str
+) -> None:
+    """Record the senior's value of one conflicting field; the reason is required."""
+    if not reason.strip():
+        raise ValidationError("an adjudication needs a reason")
+    with project.tx() as session:
+        require_role(session, actor, Role.ADJUDICATOR, "adjudicating SME verdicts")
+        task = session.get(SmeTask, task_id)
+        if task is None:
+            raise NotFound(f"no SME review task {task_id}")
+        bench = session.get(SmeBenchmark, task.benchmark_id)
+        item = session.get(SmeItem, task.item_pk)
+        assert bench is not None and item is not None
+        benchmark = benchmark_of(bench)
+        verdicts = submitted_by_task(session).get(task_id, {})
+        open_keys = conflicts(benchmark, verdicts)
+        if key not in open_keys:
+            raise ValidationError(f"{item.item_id} {bench.code}: {key} is not in conflict")
+        value = check_field(benchmark, key, value)
+        if value is None:
+            raise ValidationError(f"an adjudication of {key} needs a value")
+        old = session.scalars(
+            select(SmeAdjudication).where(
+                SmeAdjudication.task_id == task_id,
+                SmeAdjudication.key == key,
+                SmeAdjudication.superseded.is_(False),
+            )
+        ).all()
+        for row in old:
+            row.superseded = True
+        session.add(
+            SmeAdjudication(task_id=task_id, key=key, value=value, reason=reason, adjudicator=actor)
+        )
+        record(
+            session,
+            actor,
+            "sme_adjudicated",
+            key=key,
+            before=old[-1].value if old else None,
+            after=value,
+            reason=reason,
+            task=str(task_id),
+            item=item.item_id,
+            benchmark=bench.code,
+        )

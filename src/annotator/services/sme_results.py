@@ -1,0 +1,141 @@
+"""SME results: per-benchmark and per-rubric scores with CIs, and reliability.
+
+Only submitted verdicts count (one sent back for re-check counts again once resubmitted).
+Each task's reference verdict is the adjudicated value of a conflicting field, else the
+SMEs' common value (scores averaged); tasks with an undecided conflict are left out and
+counted as ``unresolved``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
+from annotator.services.sme_review import benchmark_of
+from annotator.services.users import require_reader_of_others
+from annotator.sme.reliability import Reliability, by_case, reliability
+from annotator.sme.results import (
+    MIN_ITEMS,
+    N_RESAMPLES,
+    BenchmarkResult,
+    ItemOutcome,
+    RubricResult,
+    benchmark_result,
+    rubric_results,
+)
+from annotator.sme.spec import REVIEWED, Benchmark
+from annotator.sme.verdict import Verdict, reference
+from annotator.store.project import Project
+from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask
+
+
+@dataclass(frozen=True)
+class SmeResults:
+    """Everything ``sme-results`` writes and the page's results tab shows."""
+
+    benchmarks: list[BenchmarkResult]
+    rubrics: list[RubricResult]
+    reliability: list[Reliability]
+    basis: dict[str, Any]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "basis": self.basis,
+            "benchmarks": [asdict(b) for b in self.benchmarks],
+            "rubrics": [asdict(r) for r in self.rubrics],
+            "reliability": [asdict(r) for r in self.reliability],
+        }
+
+
+@dataclass
+class _Collected:
+    outcomes: list[ItemOutcome]
+    unresolved: int
+    verdicts: list[dict[str, Verdict]]
+    scores: dict[str, float]
+    automated: list[tuple[Verdict, dict[str, Any]]]
+
+
+def _collect(
+    session: Session,
+    bench: SmeBenchmark,
+    benchmark: Benchmark,
+    submitted: dict[uuid.UUID, dict[str, Verdict]],
+    decided: dict[uuid.UUID, dict[str, Any]],
+) -> tuple[_Collected, dict[str, str | None]]:
+    got = _Collected([], 0, [], {}, [])
+    case_of: dict[str, str | None] = {}
+    rows = session.execute(
+        select(SmeTask, SmeItem)
+        .join(SmeItem, SmeItem.id == SmeTask.item_pk)
+        .where(SmeTask.benchmark_id == bench.id)
+        .order_by(SmeItem.position)
+    )
+    for task, item in rows:
+        verdicts = submitted.get(task.id, {})
+        ref = reference(
+            benchmark, verdicts, {k: v for k, (v, _r) in decided.get(task.id, {}).items()}
+        )
+        if verdicts:
+            got.verdicts.append(verdicts)
+        if ref is None or "applicability" not in ref:
+            got.unresolved += 1
+            continue
+        applicable = ref["applicability"] == "applicable"
+        outcome = ItemOutcome(
+            item.item_id,
+            applicable,
+            None if not applicable or "outcome" not in ref else ref["outcome"] == "pass",
+            ref.get("score") if applicable else None,
+        )
+        got.outcomes.append(outcome)
+        case_of[item.item_id] = item.case_ref
+        if outcome.score is not None:
+            got.scores[item.item_id] = outcome.score
+        if task.automated and applicable:
+            got.automated.append((ref, dict(task.automated)))
+    return got, case_of
+
+
+def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
+    """Results of every benchmark with SME review items (seniors and curators only)."""
+    with project.tx() as session:
+        require_reader_of_others(session, actor, "SME results")
+        submitted = submitted_by_task(session)
+        decided = decided_by_task(session)
+        stored = list(session.scalars(select(SmeBenchmark).order_by(SmeBenchmark.code)))
+        specs = [benchmark_of(b) for b in stored]
+        per_benchmark = []
+        checks = []
+        for bench, benchmark in zip(stored, specs, strict=True):
+            if benchmark.evaluator_type not in REVIEWED:
+                continue
+            got, case_of = _collect(session, bench, benchmark, submitted, decided)
+            per_benchmark.append(benchmark_result(benchmark, got.outcomes, got.unresolved, seed))
+            checks.append(
+                reliability(
+                    benchmark,
+                    got.verdicts,
+                    cases=by_case(got.scores, case_of),
+                    automated=got.automated,
+                    seed=seed,
+                )
+            )
+        return SmeResults(
+            benchmarks=[r for r, _m in per_benchmark],
+            rubrics=rubric_results(per_benchmark, specs),
+            reliability=checks,
+            basis={
+                "n_resamples": N_RESAMPLES,
+                "seed": seed,
+                "min_items_for_ci": MIN_ITEMS,
+                "confidence": 0.95,
+                "reference": "adjudicated field, else the SMEs' common value; scores averaged",
+                "icc_form": "ICC(1,1)",
+            },
+        )

@@ -1,0 +1,374 @@
+"""SMEs reviewing items against benchmarks: assignment, the blind queue and view, autosave,
+submit, and the automated verdict revealed after submitting a ``hybrid`` item.
+
+Every function is one transaction. The view an SME works from (:class:`VerdictView`) never
+holds another SME's verdict, the automated verdict (until the SME has submitted) or the
+system's name.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import Role
+from annotator.errors import NotFound, StateError, ValidationError
+from annotator.services.users import get_user, require_role
+from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
+from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
+from annotator.sme.spec import Benchmark
+from annotator.sme.verdict import Verdict, check_field, cleaned, missing_fields, stale_fields
+from annotator.store.history import record
+from annotator.store.project import Project
+from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, User, utcnow
+
+# Queue states shown to the SME (needs_recheck overrides the stored state).
+QUEUE_STATES = ("assigned", "in_progress", "submitted", "needs_recheck")
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    """One line of an SME's queue."""
+
+    task_id: uuid.UUID
+    item_id: str
+    title: str  # "item 3 of 20 · A-NEG1"
+    benchmark: str  # code
+    benchmark_label: str
+    state: str  # one of QUEUE_STATES
+
+
+@dataclass(frozen=True)
+class ScaleLevel:
+    value: float
+    description: str
+
+
+@dataclass(frozen=True)
+class BenchmarkCard:
+    """The right-hand panel: what the SME judges against, criteria split into choices."""
+
+    code: str
+    parent_rubric: str
+    label: str
+    concept: str
+    evaluator_type: str
+    version: int
+    inclusion_criteria: str
+    apply_when: str
+    flag_if: str | None  # None: the verdict asks for a free-text failure reason
+    flag_choices: list[str]  # the "Flag if" conditions split on "or", plus "other"; [] if none
+    exclusion_criteria: str
+    exclusion_choices: list[str]
+    min_value: float
+    max_value: float
+    levels: list[ScaleLevel]  # described levels, highest first (digit 1 = first)
+    threshold: float | None
+    examples: list[str]
+
+
+@dataclass(frozen=True)
+class Pane:
+    """One of input / ground truth / output: text as is, JSON pretty-printed."""
+
+    is_json: bool
+    text: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class VerdictView:
+    """Everything the verdict page shows for one task, blind."""
+
+    task_id: uuid.UUID
+    item_id: str
+    title: str
+    state: str  # one of QUEUE_STATES
+    test_case: Pane
+    ground_truth: Pane | None
+    output: Pane
+    diff: list[FieldDiff] | None  # None unless ground truth and output are both JSON
+    benchmark: BenchmarkCard
+    fields: Verdict  # the SME's own current fields
+    missing: list[str]  # fields still needed to submit
+    submitted: bool
+    automated: dict[str, Any] | None  # only for a submitted hybrid task, else None
+    # Fields that no longer fit a re-imported benchmark (needs_recheck): say what to redo.
+    stale: list[str] = field(default_factory=list)
+
+
+def benchmark_of(row: SmeBenchmark) -> Benchmark:
+    return Benchmark.model_validate(row.content)
+
+
+def card(row: SmeBenchmark) -> BenchmarkCard:
+    """The benchmark panel of a stored benchmark."""
+    b = benchmark_of(row)
+    scale = b.scale
+    return BenchmarkCard(
+        code=b.code,
+        parent_rubric=b.parent_rubric,
+        label=b.label,
+        concept=" ".join(b.concept.split()),
+        evaluator_type=b.evaluator_type,
+        version=row.version,
+        inclusion_criteria=" ".join(b.inclusion_criteria.split()),
+        apply_when=apply_clause(b.inclusion_criteria),
+        flag_if=flag_clause(b.inclusion_criteria),
+        flag_choices=flag_choices(b.inclusion_criteria),
+        exclusion_criteria=" ".join(b.exclusion_criteria.split()),
+        exclusion_choices=exclusion_choices(b.exclusion_criteria),
+        min_value=scale.min_value,
+        max_value=scale.max_value,
+        levels=[
+            ScaleLevel(float(v), d)
+            for v, d in sorted(scale.descriptions.items(), key=lambda kv: -float(kv[0]))
+        ],
+        threshold=b.threshold,
+        examples=list(b.examples),
+    )
+
+
+def pane(value: Any) -> Pane:
+    return Pane(is_json(value), pretty(value), value)
+
+
+def _state(row: SmeVerdict) -> str:
+    return "needs_recheck" if row.needs_recheck else row.state
+
+
+def _load(
+    session: Session, actor: str, task_id: uuid.UUID
+) -> tuple[SmeTask, SmeItem, SmeBenchmark, SmeVerdict]:
+    """The task and the actor's own verdict row; NotFound when not assigned to the actor."""
+    task = session.get(SmeTask, task_id)
+    if task is None:
+        raise NotFound(f"no SME review task {task_id}")
+    user = get_user(session, actor)
+    mine = session.scalars(
+        select(SmeVerdict).where(SmeVerdict.task_id == task_id, SmeVerdict.reviewer_id == user.id)
+    ).first()
+    if mine is None:
+        raise NotFound(f"{actor} is not assigned to review this item")
+    item = session.get(SmeItem, task.item_pk)
+    bench = session.get(SmeBenchmark, task.benchmark_id)
+    assert item is not None and bench is not None  # foreign keys
+    return task, item, bench, mine
+
+
+def _title(item: SmeItem, total: int, code: str) -> str:
+    return f"item {item.position} of {total} · {code}"
+
+
+def assign(project: Project, actor: str, per_item: int = 2) -> int:
+    """Give every task of a reviewed benchmark ``per_item`` SMEs (annotators), least loaded
+    first (as judged outputs and cases are assigned). Returns the number of assignments added.
+    """
+    if per_item < 1:
+        raise ValidationError("each item needs at least one SME (--per-item >= 1)")
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "assigning SME review items")
+        people = [
+            u
+            for u in session.scalars(select(User).order_by(User.name))
+            if Role.ANNOTATOR.value in u.role_names
+        ]
+        if not people:
+            raise ValidationError("no annotators to assign SME review items to")
+        rows = list(session.scalars(select(SmeVerdict)))
+        load = Counter(r.reviewer_id for r in rows)
+        have: dict[uuid.UUID, set[uuid.UUID]] = {}
+        for r in rows:
+            have.setdefault(r.task_id, set()).add(r.reviewer_id)
+        tasks = session.execute(
+            select(SmeTask, SmeBenchmark.version, SmeBenchmark.code)
+            .join(SmeItem, SmeItem.id == SmeTask.item_pk)
+            .join(SmeBenchmark, SmeBenchmark.id == SmeTask.benchmark_id)
+            .order_by(SmeItem.position, SmeBenchmark.code)
+        )
+        added = 0
+        for task, version, code in tasks:
+            taken = have.setdefault(task.id, set())
+            for user in sorted(people, key=lambda u: (load[u.id], u.name)):
+                if len(taken) >= per_item:
+                    break
+                if user.id in taken:
+                    continue
+                session.add(
+                    SmeVerdict(task_id=task.id, reviewer_id=user.id, benchmark_version=version)
+                )
+                taken.add(user.id)
+                load[user.id] += 1
+                added += 1
+                record(
+                    session,
+                    actor,
+                    "sme_assigned",
+                    after={"reviewer": user.name},
+                    task=str(task.id),
+                    benchmark=code,
+                )
+        return added
+
+
+def queue(project: Project, actor: str, benchmark: str | None = None) -> list[QueueEntry]:
+    """The SME's tasks in item order, optionally of one benchmark code only."""
+    with project.tx() as session:
+        user = get_user(session, actor)
+        total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
+        query = (
+            select(SmeVerdict, SmeItem, SmeBenchmark)
+            .join(SmeTask, SmeTask.id == SmeVerdict.task_id)
+            .join(SmeItem, SmeItem.id == SmeTask.item_pk)
+            .join(SmeBenchmark, SmeBenchmark.id == SmeTask.benchmark_id)
+            .where(SmeVerdict.reviewer_id == user.id)
+            .order_by(SmeItem.position, SmeBenchmark.code)
+        )
+        if benchmark is not None:
+            query = query.where(SmeBenchmark.code == benchmark)
+        return [
+            QueueEntry(
+                task_id=row.task_id,
+                item_id=item.item_id,
+                title=_title(item, total, bench.code),
+                benchmark=bench.code,
+                benchmark_label=str(bench.content.get("label", "")),
+                state=_state(row),
+            )
+            for row, item, bench in session.execute(query)
+        ]
+
+
+def my_benchmarks(project: Project, actor: str) -> list[tuple[str, str]]:
+    """(code, label) of every benchmark in the SME's queue: the queue's filter choices."""
+    seen = {(e.benchmark, e.benchmark_label) for e in queue(project, actor)}
+    return sorted(seen)
+
+
+def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
+    """The blind view of one task: the item, the benchmark and the SME's own fields."""
+    with project.tx() as session:
+        task, item, bench, mine = _load(session, actor, task_id)
+        total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
+        submitted = mine.state == "submitted"
+        truth, output = item.ground_truth, item.output
+        both = is_json(truth) and is_json(output)
+        automated = None
+        if submitted and bench.evaluator_type == "hybrid":
+            automated = dict(task.automated) if task.automated else None
+        return VerdictView(
+            task_id=task.id,
+            item_id=item.item_id,
+            title=_title(item, total, bench.code),
+            state=_state(mine),
+            test_case=pane(item.test_case),
+            ground_truth=None if truth is None else pane(truth),
+            output=pane(output),
+            diff=field_diff(truth, output) if both else None,
+            benchmark=card(bench),
+            fields=dict(mine.fields),
+            missing=missing_fields(benchmark_of(bench), mine.fields),
+            submitted=submitted,
+            automated=automated,
+            stale=stale_fields(benchmark_of(bench), mine.fields) if mine.needs_recheck else [],
+        )
+
+
+def set_field(project: Project, actor: str, task_id: uuid.UUID, key: str, value: Any) -> Any:
+    """Save one verdict field as it is entered (None clears it); returns the value replaced.
+
+    Undo is ``set_field`` with the returned value. A submitted verdict cannot change.
+    """
+    with project.tx() as session:
+        task, item, bench, mine = _load(session, actor, task_id)
+        if mine.state == "submitted":
+            raise StateError("this verdict is submitted; it can no longer change")
+        value = check_field(benchmark_of(bench), key, value)
+        fields = dict(mine.fields)
+        before = fields.get(key)
+        if before == value:
+            return before
+        if value is None:
+            fields.pop(key, None)
+        else:
+            fields[key] = value
+        mine.fields = fields
+        mine.state = "in_progress"
+        mine.updated_at = utcnow()
+        record(
+            session,
+            actor,
+            "sme_field_set",
+            key=key,
+            before=before,
+            after=value,
+            task=str(task.id),
+            item=item.item_id,
+            benchmark=bench.code,
+        )
+        return before
+
+
+def submit(project: Project, actor: str, task_id: uuid.UUID) -> None:
+    """Submit a complete verdict; ValidationError names the missing fields."""
+    with project.tx() as session:
+        task, item, bench, mine = _load(session, actor, task_id)
+        if mine.state == "submitted":
+            return
+        benchmark = benchmark_of(bench)
+        missing = missing_fields(benchmark, mine.fields)
+        if missing:
+            raise ValidationError(
+                f"{item.item_id} {bench.code}: not given yet: {', '.join(missing)}"
+            )
+        stale = stale_fields(benchmark, mine.fields)
+        if stale:
+            raise ValidationError(f"{item.item_id} {bench.code}: {'; '.join(stale)}")
+        mine.submitted = cleaned(mine.fields)
+        mine.state = "submitted"
+        mine.submitted_at = utcnow()
+        mine.needs_recheck = False
+        mine.benchmark_version = bench.version
+        record(
+            session,
+            actor,
+            "sme_submitted",
+            after=dict(mine.submitted),
+            task=str(task.id),
+            item=item.item_id,
+            benchmark=bench.code,
+            benchmark_version=bench.version,
+        )
+
+
+def reveal(project: Project, actor: str, task_id: uuid.UUID) -> dict[str, Any] | None:
+    """The automated verdict of a ``hybrid`` task the SME has submitted (None if there is none).
+
+    Raises StateError before the SME has submitted: blinding holds in the service layer.
+    """
+    with project.tx() as session:
+        task, _item, bench, mine = _load(session, actor, task_id)
+        if mine.state != "submitted":
+            raise StateError("submit your verdict before the automated verdict is shown")
+        if bench.evaluator_type != "hybrid" or not task.automated:
+            return None
+        return dict(task.automated)
+
+
+def task_of(project: Project, item_id: str, code: str) -> uuid.UUID:
+    """The task of one item and benchmark code, for the command line."""
+    with project.tx() as session:
+        found = session.scalars(
+            select(SmeTask.id)
+            .join(SmeItem, SmeItem.id == SmeTask.item_pk)
+            .join(SmeBenchmark, SmeBenchmark.id == SmeTask.benchmark_id)
+            .where(SmeItem.item_id == item_id, SmeBenchmark.code == code)
+        ).all()
+        if len(found) != 1:
+            raise NotFound(f"item {item_id!r} is not reviewed against benchmark {code!r}")
+        return found[0]

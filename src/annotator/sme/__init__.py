@@ -1,0 +1,1 @@
+"""SME review: benchmark specifications, review items, verdicts and their results (Qt-free)."""

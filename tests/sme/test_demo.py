@@ -1,0 +1,49 @@
+"""The demo's SME review: benchmarks written for the demo, ~20 items, simulated verdicts with
+conflicts, one adjudicated item, and open work in every queue state."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from annotator.resources import asset_path
+from annotator.services import sme_adjudication, sme_review
+from annotator.services.demo import PHYSICIANS, SENIOR, build_demo
+from annotator.services.sme_results import results
+from annotator.sme.lint import lint
+from annotator.store.project import open_project
+
+
+def test_demo_benchmarks_lint_clean_but_for_the_spec_shaped_warnings() -> None:
+    result = lint([asset_path("sme_demo")])
+    assert result.errors == []
+    assert sorted((b.parent_rubric, b.evaluator_type) for b, _ in result.benchmarks) == [
+        ("A-NEG", "hybrid"), ("A-NEG", "manual_sme"), ("S-HND", "hybrid"), ("S-HND", "manual_sme"),
+    ]  # fmt: skip
+    # A-NEG1 keeps the specification's shape: no "Flag if", no threshold in the concept.
+    assert sorted(p.code for p in result.warnings) == ["W-FLAG-IF", "W-THRESHOLD"]
+
+
+def test_demo_has_verdicts_conflicts_and_one_adjudicated_item(tmp_path: Path) -> None:
+    build_demo(str(tmp_path / "demo"))
+    project = open_project(str(tmp_path / "demo"), create=False)
+    try:
+        conflicts = sme_adjudication.list_conflicts(project, SENIOR)
+        decided = {c.item_id for c in conflicts if c.decided is not None}
+        still_open = {(c.item_id, c.key) for c in conflicts if c.decided is None}
+        assert decided == {"neg2-03"}
+        assert still_open == {
+            ("neg1-04", "outcome"), ("neg1-04", "score"), ("hnd1-05", "applicability"),
+        }  # fmt: skip
+        states = Counter(e.state for n in PHYSICIANS for e in sme_review.queue(project, n))
+        assert sum(states.values()) == 40  # 20 items x 2 SMEs
+        assert states["assigned"] == 1 and states["in_progress"] == 1
+        found = results(project, SENIOR)
+        assert [r.code for r in found.rubrics] == ["A-NEG", "S-HND"]
+        assert all(r.score is not None and r.score_ci is not None for r in found.rubrics)
+        neg2 = next(r for r in found.reliability if r.code == "A-NEG2")
+        assert neg2.flags  # the planted disagreement pulls its ICC under 0.75
+        hybrid = next(r for r in found.reliability if r.code == "A-NEG1")
+        assert hybrid.automated is not None and hybrid.automated["outcome_units"] >= 3
+    finally:
+        project.close()

@@ -8,4 +8,5 @@ PY=${PYTHON:-python3}
 .venv/bin/python -m pip install -q -e ".[test]"
 .venv/bin/ruff check src tests
 .venv/bin/mypy
+.venv/bin/lint-imports  # the layers of pyproject.toml [tool.importlinter]
 QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest "$@"

@@ -78,7 +78,7 @@ def project_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def project(project_location: str):  # type: ignore[no-untyped-def]
-    from annotator.services.project import open_project
+    from annotator.store.project import open_project
 
     p = open_project(project_location)
     yield p

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
+
+import grimp
 
 import annotator
 
@@ -47,3 +51,53 @@ def test_cli_entry_points() -> None:
     )
     assert result.returncode == 0
     assert result.stdout.strip() == f"annotator {annotator.__version__}"
+
+
+def _core_files() -> list[Path]:
+    root = Path(annotator.__file__).parent
+    return [
+        p for p in sorted(root.rglob("*.py"))
+        if "gui" not in p.relative_to(root).parts[:1] and "migrations" not in p.parts
+    ]
+
+
+def test_no_import_cycles() -> None:
+    """No module imports itself back through others (imports under TYPE_CHECKING aside)."""
+    graph = grimp.build_graph("annotator", exclude_type_checking_imports=True)
+    cycles = [
+        (m, chain)
+        for m in sorted(graph.modules)
+        for imported in graph.find_modules_directly_imported_by(m)
+        if (chain := graph.find_shortest_chain(importer=imported, imported=m))
+    ]
+    assert cycles == []
+
+
+# The one function-level import of the core: `annotator gui` loads Qt only when it starts.
+LAZY_IMPORTS = {("cli/gui.py", "annotator.gui.app")}
+
+
+def test_core_imports_at_module_level() -> None:
+    """No import inside a function (they hid cycles); the layers contract sees every import."""
+    root = Path(annotator.__file__).parent
+    found = set()
+    for path in _core_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    found.add((path.relative_to(root).as_posix(), node.module))
+                elif isinstance(node, ast.Import):
+                    found |= {(path.relative_to(root).as_posix(), a.name) for a in node.names}
+    assert {f for f in found if f[1].startswith("annotator")} == LAZY_IMPORTS
+
+
+def test_architecture_doc_shows_the_contract() -> None:
+    """The layers diagram in docs/architecture.md matches the contract in pyproject.toml."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "layers-diagram.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr

@@ -4,7 +4,6 @@ plain Python over the labels the test itself submitted), the command line and th
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections.abc import Iterator
@@ -20,16 +19,16 @@ from scipy.stats import kendalltau
 from sklearn.metrics import cohen_kappa_score
 
 from annotator import cli
-from annotator.agreement.commands import add_arguments, cmd_agreement
 from annotator.agreement.report import family
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, LabelEdit
 from annotator.errors import PermissionDenied
-from annotator.services import annotating, review
+from annotator.services import annotating
 from annotator.services.agreement import agreement_report
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.project import Project, open_project
+from annotator.services.review import decisions
 from annotator.services.users import add_user
+from annotator.store.project import Project, open_project
 from factories import make_case, write_case_file
 
 N_CASES = 110
@@ -143,7 +142,7 @@ def build_project(root: Path) -> Built:
             data.submitted.setdefault(cid, {})[name] = final
             data.when.setdefault(cid, {})[name] = clock["now"]
     for cid in ("C010", "C061"):
-        review.exclude(project, "adj", cid, "duplicate of another case")
+        decisions.exclude(project, "adj", cid, "duplicate of another case")
         data.excluded.add(cid)
     return data
 
@@ -436,26 +435,8 @@ def test_non_curator_is_refused(built: Built) -> None:
 # --- command line --------------------------------------------------------------------------
 
 
-@pytest.fixture
-def with_agreement_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registers the subcommand the way cli.py does, if cli.py does not have it yet."""
-    original = cli.build_parser
-
-    def build() -> argparse.ArgumentParser:
-        parser = original()
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        if "agreement" not in sub.choices:
-            p = sub.add_parser("agreement")
-            p.set_defaults(func=cmd_agreement)
-            add_arguments(p)
-        return parser
-
-    monkeypatch.setattr(cli, "build_parser", build)
-
-
 def test_cli_json_equals_the_service_report(
-    built: Built, report: dict[str, Any], with_agreement_command: None,
-    capsys: pytest.CaptureFixture[str],
+    built: Built, report: dict[str, Any], capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli.main(["--project", built.location, "--as", "cu", "agreement", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == report
@@ -463,7 +444,7 @@ def test_cli_json_equals_the_service_report(
 
 def test_cli_text_output_lists_every_family(report: dict[str, Any],
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    from annotator.agreement.commands import _print_tables
+    from annotator.cli.agreement import _print_tables
 
     _print_tables(report)
     out = capsys.readouterr().out
@@ -476,7 +457,7 @@ def test_cli_text_output_lists_every_family(report: dict[str, Any],
 
 
 def test_cli_writes_csv_and_html_and_refuses_annotators(
-    built: Built, report: dict[str, Any], with_agreement_command: None, tmp_path: Path,
+    built: Built, report: dict[str, Any], tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import csv

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from annotator.agreement.charts import family_chart, overview_chart, timeline_chart
-from annotator.agreement.families import ReportOptions
 from annotator.agreement.html_report import render_html, write_html
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
     CaseBasis,
     Exam,

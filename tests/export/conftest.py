@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 from annotator.errors import NotFound
-from annotator.services import annotating, review
+from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.project import Project, open_project
+from annotator.services.review import base, decisions
 from annotator.services.users import add_user
+from annotator.store.project import Project, open_project
 from factories import make_case, write_case_file
 
 CURATOR = "Sam Curator"
@@ -93,17 +94,17 @@ def build(location: str, drafts: Path, *, deidentify: bool = True,
                                  "Checked the FLAIR twice.")
         for name in (first, second):
             annotating.submit(project, name, case_id)
-        for item in review.review_case(project, case_id).final.open:
-            review.decide(project, SENIOR, case_id, item.key, "optional", "clinical_judgement",
+        for item in base.review_case(project, case_id).final.open:
+            decisions.decide(project, SENIOR, case_id, item.key, "optional", "clinical_judgement",
                           "FLAIR does not change the workup.")
-        review.green_light(project, SENIOR, case_id)
+        decisions.green_light(project, SENIOR, case_id)
     first, second = annotators_of(project, "X1")
     annotating.set_label(project, first, "X1", "discard", "",
                          {"reason_code": "image_quality", "text": "blurred"})
     annotating.submit(project, first, "X1")
     annotating.accept_suggestions(project, second, "X1")
     annotating.submit(project, second, "X1")
-    review.decide(project, SENIOR, "X1", "discard",
+    decisions.decide(project, SENIOR, "X1", "discard",
                   {"reason_code": "image_quality", "text": "blurred"}, "protocol",
                   "Key image unusable.")
     annotating.accept_suggestions(project, annotators_of(project, "H1")[0], "H1")

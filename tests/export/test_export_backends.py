@@ -9,7 +9,7 @@ import pytest
 
 from annotator.export.manifest import release_files
 from annotator.services.export import export_release
-from annotator.services.project import Project
+from annotator.store.project import Project
 from conftest import CURATOR
 
 

@@ -10,17 +10,12 @@ import annotator.cli
 from annotator.errors import PermissionDenied
 from annotator.export.errors import ExportError
 from annotator.services.export import card_settings, preflight, save_card_settings
-from annotator.services.project import Project
+from annotator.store.project import Project
 from conftest import CURATOR, PHYSICIANS
 
 
-@pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(annotator.cli, "COMMAND_MODULES", ("annotator.export.commands",))
-
-
 def test_export_command_writes_a_valid_release(
-    cli: None, released: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    released: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "release"
     argv = ["--project", released.location, "export", "--out", str(out), "--version", "2.0.0",
@@ -36,7 +31,7 @@ def test_export_command_writes_a_valid_release(
 
 
 def test_export_command_refuses_bad_input(
-    cli: None, released: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    released: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ["--project", released.location, "export", "--out"]
     assert annotator.cli.main([*base, str(tmp_path / "a"), "--version", "1.0"]) == 2

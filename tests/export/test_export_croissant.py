@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from annotator.services.export import save_card_settings
-from annotator.services.project import Project
+from annotator.store.project import Project
 from conftest import CURATOR
 
 mlc = pytest.importorskip("mlcroissant")

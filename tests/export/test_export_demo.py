@@ -12,7 +12,7 @@ from annotator.export.model import round_trip
 from annotator.export.validate import validate_release
 from annotator.services.demo import CURATOR, build_demo
 from annotator.services.export import export_release
-from annotator.services.project import open_project
+from annotator.store.project import open_project
 
 
 def _export_demo(location: str, out: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from annotator.export.errors import ExportError
 from annotator.export.validate import validate_release
 from annotator.services.export import export_release
-from annotator.services.project import Project
+from annotator.store.project import Project
 from conftest import CURATOR
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annotator.export.collect import ReleasedCase, SourceImage
 from annotator.export.images import ship_case_images
 from annotator.export.layout import release_file_names, safe_case_dir
+from annotator.export.release_input import ReleasedCase, SourceImage
 
 
 def test_case_folders_are_safe_and_never_collide() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.services.project import Project
+from annotator.store.project import Project
 from conftest import CURATOR
 
 pytestmark = pytest.mark.gui

@@ -17,8 +17,8 @@ import pytest
 
 from annotator.export.privacy import PrivacyError
 from annotator.services.export import export_release
-from annotator.services.project import Project
-from annotator.sync.bundle import make_bundle
+from annotator.services.sync_bundle import make_bundle
+from annotator.store.project import Project
 from conftest import CURATOR, PHYSICIANS, write_drafts
 from phi_corpus import (
     PLANTED,

@@ -11,9 +11,9 @@ from PIL import Image, PngImagePlugin
 
 from annotator.export.privacy import PrivacyError, dicom_findings, image_findings, name_findings
 from annotator.ingest.deidentify import deidentify_dicom
-from annotator.services import review
 from annotator.services.export import export_release
-from annotator.services.project import Project
+from annotator.services.review import decisions
+from annotator.store.project import Project
 from conftest import CURATOR, SENIOR
 
 
@@ -74,9 +74,9 @@ def test_a_user_name_in_released_text_stops_the_export(
     build_project: Callable[..., Project], tmp_path: Path
 ) -> None:
     project = build_project(str(tmp_path / "p"))
-    review.decide(project, SENIOR, "R2", "importance:Figure 3", "optional", "clinical_judgement",
+    decisions.decide(project, SENIOR, "R2", "importance:Figure 3", "optional", "clinical_judgement",
                   "Agreed with Dr Ben Okafor on the phone.")
-    review.green_light(project, SENIOR, "R2")
+    decisions.green_light(project, SENIOR, "R2")
     out = tmp_path / "release"
     with pytest.raises(PrivacyError) as caught:
         export_release(project, CURATOR, out, version="1.0.0", include_comments=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.export.validate import validate_release
-from annotator.services.project import Project, open_project
+from annotator.store.project import Project, open_project
 
 # Spelled out, not imported from conftest: the spawned exporters import this module, and in
 # a child process "conftest" may name another folder's conftest.

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from annotator.domain.release_rules import release_warnings
 from annotator.export.licences import check_licences, compatible, parse_licence
 from annotator.export.validate import validate_release
-from annotator.review.release_checks import release_warnings
 from annotator.services.demo import CURATOR, build_demo
 from annotator.services.export import export_release, preflight
-from annotator.services.project import open_project
+from annotator.store.project import open_project
 
 mlc = pytest.importorskip("mlcroissant")
 

@@ -43,8 +43,8 @@ def build_template(folder: Path) -> Path:
     """A closed project folder with users, four cases and assignments."""
     from annotator.services.assignments import assign
     from annotator.services.imports import import_cases
-    from annotator.services.project import open_project
     from annotator.services.users import add_user
+    from annotator.store.project import open_project
 
     drafts = folder / "drafts"
     third = make_case("T3", case_title="Third case")
@@ -81,7 +81,7 @@ def project_dir(template_project: Path, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def gui_project(project_dir: Path):  # type: ignore[no-untyped-def]
-    from annotator.services.project import open_project
+    from annotator.store.project import open_project
 
     project = open_project(project_dir, create=False, backup=False)
     yield project

@@ -23,7 +23,7 @@ def main(project_dir: str, user: str, case_id: str) -> None:
 
     from annotator.gui.context import GuiContext
     from annotator.gui.main_window import MainWindow
-    from annotator.services.project import open_project
+    from annotator.store.project import open_project
 
     app = QApplication(sys.argv[:1])
     project = open_project(project_dir, create=False, backup=False)

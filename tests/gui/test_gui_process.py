@@ -16,8 +16,8 @@ ACKS = 40
 
 def test_sigkill_loses_no_acknowledged_edit(project_dir: Path) -> None:
     from annotator.services import annotating
-    from annotator.services.history import entries
-    from annotator.services.project import open_project
+    from annotator.store.history import entries
+    from annotator.store.project import open_project
 
     process = subprocess.Popen(
         [sys.executable, str(HERE / "edit_forever.py"), str(project_dir), "a1", "T1"],

@@ -9,9 +9,10 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.domain.labels import LabelEdit
-from annotator.services import annotating, review
-from annotator.services.history import entries
-from annotator.services.review_queue import list_items
+from annotator.services import annotating
+from annotator.services.review import base
+from annotator.services.review.queue import list_items
+from annotator.store.history import entries
 
 pytestmark = pytest.mark.gui
 
@@ -78,7 +79,7 @@ def keys(qtbot, widget, *presses: Any) -> None:  # type: ignore[no-untyped-def]
 
 def _decision(project, case_id: str, key: str):  # type: ignore[no-untyped-def]
     with project.tx() as session:
-        return review.decision_rows(session, review.get_case(session, case_id)).get(key)
+        return base.decision_rows(session, base.get_case(session, case_id)).get(key)
 
 
 def test_keyboard_decision_lands_with_reason_and_adjudicator(qtbot, conflicts, make_page) -> None:  # type: ignore[no-untyped-def]
@@ -147,12 +148,12 @@ def test_green_light_refused_then_granted(qtbot, conflicts, make_page) -> None: 
     page = make_page(conflicts)
     keys(qtbot, page.table, "G")
     assert "cannot be green-lit" in page.message.text()
-    assert review.review_case(conflicts, "T1").state == "in_review"
+    assert base.review_case(conflicts, "T1").state == "in_review"
     while page.table.current() is not None and page.table.current().state == "open":
         keys(qtbot, page.table, "A", "1", Qt.Key.Key_Return)
     assert "Ready for the green light" in page.banner.text()
     keys(qtbot, page.table, "G")
-    assert review.review_case(conflicts, "T1").state == "green_lit"
+    assert base.review_case(conflicts, "T1").state == "green_lit"
     assert "Green-lit by adj" in page.banner.text()
 
 

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QPlainTextEdit, Q
 from annotator.gui.context import GuiContext
 from annotator.gui.pages.sme import SmePage
 from annotator.services import sme_review
-from annotator.services.project import open_project
 from annotator.services.sme_import import import_benchmarks, import_items
+from annotator.store.project import open_project
 from sme.specs import valid_set
 
 SYSTEM = "copilot-v2"

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from annotator.services.imports import import_cases
-from annotator.services.project import Project, open_project
 from annotator.services.users import add_user
+from annotator.store.project import Project, open_project
 from annotator.store.schema import Case
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,

@@ -15,10 +15,10 @@ from annotator.errors import StateError, ValidationError
 from annotator.judging.runfile import load_run
 from annotator.resources import judged_runs_dir
 from annotator.services import judge_review, judge_scoring
-from annotator.services.history import entries
 from annotator.services.judge_agreement import judge_agreement
 from annotator.services.judge_csv import import_scores_csv
 from annotator.services.judge_import import import_runs
+from annotator.store.history import entries
 from annotator.store.schema import JudgedRun, JudgeItem, JudgeModeScore
 
 RUNS = sorted(judged_runs_dir().glob("*.benchmark_full.json"))

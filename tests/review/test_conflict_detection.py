@@ -5,11 +5,12 @@ from __future__ import annotations
 from review_support import chose, submit
 from sqlalchemy import select
 
-from annotator.services import annotating, review
-from annotator.services.history import entries
-from annotator.services.review_queue import case_queue, list_items, review_status
-from annotator.services.review_view import case_detail
+from annotator.services import annotating
+from annotator.services.review import base, decisions
+from annotator.services.review.queue import case_queue, list_items, review_status
+from annotator.services.review.view import case_detail
 from annotator.services.users import add_user
+from annotator.store.history import entries
 from annotator.store.schema import Case, DetectedItem, ReviewerLetter, User
 
 
@@ -72,11 +73,11 @@ def test_unanimous_items_auto_resolve_and_can_be_overridden(duo) -> None:  # typ
     submit(duo, "a1", "T1")
     submit(duo, "a2", "T1")
     assert list_items(duo, "adj") == []
-    assert review.review_case(duo, "T1").blockers == []
-    review.decide(duo, "adj", "T1", "rarity", "extreme_rare", "clinical_judgement", "atypical")
+    assert base.review_case(duo, "T1").blockers == []
+    decisions.decide(duo, "adj", "T1", "rarity", "extreme_rare", "clinical_judgement", "atypical")
     item = next(i for i in list_items(duo, "adj", include_auto=True) if i.key == "rarity")
     assert item.state == "overridden" and item.final == "extreme_rare"
-    assert review.review_case(duo, "T1").release["rarity"] == "extreme_rare"
+    assert base.review_case(duo, "T1").release["rarity"] == "extreme_rare"
     with duo.tx() as session:
         override = [e for e in entries(session) if e.action == "overridden"]
     assert override[0].before == "rare" and override[0].after == "extreme_rare"
@@ -133,8 +134,8 @@ def test_annotators_and_strangers_cannot_read_other_annotators_work(duo) -> None
     import pytest
 
     from annotator.errors import PermissionDenied
-    from annotator.services.review_actions import item_values
-    from annotator.services.review_queue import case_entry
+    from annotator.services.review.actions import item_values
+    from annotator.services.review.queue import case_entry
 
     submit(duo, "a1", "T1", {"comment": "Looks like MS to me"})
     submit(duo, "a2", "T1", {"difficulty": chose("normal")})

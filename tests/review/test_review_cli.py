@@ -10,9 +10,9 @@ import pytest
 from review_support import chose, submit
 
 import annotator.cli
-from annotator.services.project import open_project
-from annotator.services.review_view import case_detail
+from annotator.services.review.view import case_detail
 from annotator.services.users import add_user
+from annotator.store.project import open_project
 from factories import make_case, write_case_file
 
 
@@ -22,7 +22,6 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     from annotator.services.assignments import assign
     from annotator.services.imports import import_cases
 
-    monkeypatch.setattr(annotator.cli, "COMMAND_MODULES", ("annotator.review.commands",))
     location = str(tmp_path / "p")
     project = open_project(location)
     add_user(project, "(setup)", "cu", ["curator"])

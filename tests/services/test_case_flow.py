@@ -8,11 +8,12 @@ import pytest
 
 from annotator.domain.labels import LabelEdit
 from annotator.errors import PermissionDenied, StateError
-from annotator.services import annotating, review
+from annotator.services import annotating
 from annotator.services.assignments import assign, reassign
-from annotator.services.history import entries
 from annotator.services.imports import import_cases
+from annotator.services.review import base, decisions
 from annotator.services.status import project_status
+from annotator.store.history import entries
 from factories import make_case, write_case_file
 
 
@@ -87,15 +88,15 @@ def test_full_flow_review_green_light_and_revocation(imported) -> None:  # type:
     status = project_status(imported)
     assert status["in_review"] == 1 and status["annotations_submitted"] == 2
 
-    state = review.review_case(imported, "T1")
+    state = base.review_case(imported, "T1")
     assert [item.key for item in state.final.open] == ["importance:Figure 3"]
     with pytest.raises(StateError, match="open conflict: importance:Figure 3"):
-        review.green_light(imported, "adj", "T1")
+        decisions.green_light(imported, "adj", "T1")
     # an annotator may reopen before the first decision; the case returns to annotating
     assert annotating.reopen(imported, b, "T1") == "annotating"
     annotating.submit(imported, b, "T1")
 
-    review.decide(
+    decisions.decide(
         imported,
         "adj",
         "T1",
@@ -106,15 +107,15 @@ def test_full_flow_review_green_light_and_revocation(imported) -> None:  # type:
     )
     with pytest.raises(StateError, match="locked"):
         annotating.reopen(imported, a, "T1")
-    result = review.green_light(imported, "adj", "T1")
+    result = decisions.green_light(imported, "adj", "T1")
     assert result.state == "green_lit"
     steps = result.release["diagnostic_steps"]
     assert [s["essential"] for s in steps] == ["essential", "essential", "optional"]
     assert project_status(imported)["green_lit"] == 1
 
     # a later decision change revokes the green light
-    review.decide(imported, "adj", "T1", "importance:Figure 3", "unnecessary", "protocol")
-    assert review.review_case(imported, "T1").state == "in_review"
+    decisions.decide(imported, "adj", "T1", "importance:Figure 3", "unnecessary", "protocol")
+    assert base.review_case(imported, "T1").state == "in_review"
     with imported.tx() as session:
         actions = [e.action for e in entries(session)]
     assert "green_light_revoked" in actions and actions.count("adjudicated") == 2
@@ -129,7 +130,7 @@ def test_permissions_by_role(imported) -> None:  # type: ignore[no-untyped-def]
     _complete(imported, a, "T1")
     _complete(imported, b, "T1")
     with pytest.raises(PermissionDenied, match="adjudicator"):
-        review.green_light(imported, a, "T1")
+        decisions.green_light(imported, a, "T1")
 
 
 def test_nobody_adjudicates_their_own_case(imported) -> None:  # type: ignore[no-untyped-def]
@@ -140,7 +141,7 @@ def test_nobody_adjudicates_their_own_case(imported) -> None:  # type: ignore[no
     _complete(imported, a, "T1")
     _complete(imported, b, "T1")
     with pytest.raises(PermissionDenied, match="annotated case T1"):
-        review.green_light(imported, a, "T1")
+        decisions.green_light(imported, a, "T1")
 
 
 def test_discard_upheld_excludes_the_case(imported) -> None:  # type: ignore[no-untyped-def]
@@ -150,14 +151,14 @@ def test_discard_upheld_excludes_the_case(imported) -> None:  # type: ignore[no-
     )
     annotating.submit(imported, a, "T2")
     _complete(imported, b, "T2")
-    state = review.review_case(imported, "T2")
+    state = base.review_case(imported, "T2")
     assert [i.key for i in state.final.open] == ["discard"]
-    review.decide(
+    decisions.decide(
         imported, "adj", "T2", "discard", {"reason_code": "image_quality", "text": "x"}, "protocol"
     )
     assert project_status(imported)["excluded"] == 1
     with pytest.raises(StateError):
-        review.green_light(imported, "adj", "T2")
+        decisions.green_light(imported, "adj", "T2")
 
 
 def test_new_version_sends_annotations_back_for_recheck(imported, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

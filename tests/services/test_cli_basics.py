@@ -87,12 +87,12 @@ def test_an_empty_user_name_is_an_error_not_the_default_user(tmp_path, capsys, m
 
 def test_each_internal_error_gets_its_own_private_log_file(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import annotator.cli
-    import annotator.services.status as status
+    import annotator.cli.project as commands
 
     def broken(project):  # type: ignore[no-untyped-def]
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(status, "project_status", broken)
+    monkeypatch.setattr(commands, "project_status", broken)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     folder = str(tmp_path / "p")
     logs = []

@@ -10,8 +10,8 @@ from sqlalchemy import select
 import annotator.cli
 from annotator.domain.passwords import hash_password, verify_password
 from annotator.errors import PermissionDenied, ValidationError
-from annotator.services.project import open_project
 from annotator.services.users import add_user, logins_required, resolve_actor, set_password
+from annotator.store.project import open_project
 from annotator.store.schema import User
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from annotator.resources import asset_path
 from annotator.services import sme_adjudication, sme_review
 from annotator.services.demo import PHYSICIANS, SENIOR, build_demo
-from annotator.services.project import open_project
 from annotator.services.sme_results import results
 from annotator.sme.lint import lint
+from annotator.store.project import open_project
 
 
 def test_demo_benchmarks_lint_clean_but_for_the_spec_shaped_warnings() -> None:

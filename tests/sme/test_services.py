@@ -15,9 +15,9 @@ from sqlalchemy import func, select
 from annotator.cli import main
 from annotator.errors import NotFound, PermissionDenied, StateError, ValidationError
 from annotator.services import sme_adjudication, sme_review
-from annotator.services.history import entries
 from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme_results import results
+from annotator.store.history import entries
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
 from .specs import ANEG1, benchmark, valid_set, write

@@ -10,7 +10,7 @@ import itertools
 import sys
 
 from annotator.services import annotating
-from annotator.services.project import open_project
+from annotator.store.project import open_project
 
 
 def main(location: str, user: str, case_id: str) -> None:

@@ -11,9 +11,9 @@ from sqlalchemy import text, update
 from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.project import open_project
 from annotator.services.repair import repair_case_states
 from annotator.services.users import add_user
+from annotator.store.project import open_project
 from annotator.store.schema import Case, HistoryEntry
 from factories import make_case, write_case_file
 
@@ -91,7 +91,7 @@ def test_sigkill_during_a_burst_of_edits_loses_no_acknowledged_edit(
     import subprocess
     import sys
 
-    from annotator.services.history import entries
+    from annotator.store.history import entries
 
     _two_annotators_ready(project_location, tmp_path / "drafts")
     process = subprocess.Popen(
@@ -152,8 +152,8 @@ def _annotator_burst(location: str, name: str, rounds: int, out: Any) -> None:
 
 def _adjudicator_burst(location: str, rounds: int) -> None:
     from annotator.errors import AnnotatorError
-    from annotator.services import review
-    from annotator.services.review_queue import case_queue
+    from annotator.services.review import decisions
+    from annotator.services.review.queue import case_queue
 
     project = open_project(location, create=False)
     try:
@@ -161,7 +161,7 @@ def _adjudicator_burst(location: str, rounds: int) -> None:
             for entry in case_queue(project, "adj"):
                 if entry.state == "in_review" and not entry.open and not entry.blockers:
                     try:
-                        review.green_light(project, "adj", entry.case_id)
+                        decisions.green_light(project, "adj", entry.case_id)
                     except AnnotatorError:
                         continue
     finally:

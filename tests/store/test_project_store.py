@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import text
 
 from annotator.errors import ProjectError
-from annotator.services.project import backup_to, open_project
 from annotator.services.users import add_user, list_users
 from annotator.store.db import current_revision, head_revision
+from annotator.store.project import backup_to, open_project
 
 
 def test_round_trip_survives_reopen(project_location: str) -> None:
@@ -121,7 +121,7 @@ def test_a_failed_automatic_backup_never_blocks_opening(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
 
-    import annotator.services.project as project_module
+    import annotator.store.project as project_module
 
     open_project(tmp_path / "p").close()
 

@@ -11,8 +11,8 @@ from annotator.domain.labels import LabelEdit
 from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.project import Project
 from annotator.services.users import add_user
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, HistoryEntry, SyncPackage
 from factories import make_case, write_case_file
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from sync_support import ALPHA, CURATOR, complete, setup_curator
 
 from annotator.services import annotating, workspace
-from annotator.services.project import Project, open_project
-from annotator.sync.bundle import make_bundle
-from annotator.sync.package import make_package
-from annotator.sync.package_import import import_package
-from annotator.sync.unbundle import unbundle
+from annotator.services.sync_bundle import make_bundle
+from annotator.services.sync_package import make_package
+from annotator.services.sync_package_import import import_package
+from annotator.services.sync_unbundle import unbundle
+from annotator.store.project import Project, open_project
 
 PHI_NAME = "Ostertag_Wolfgang_55554444"
 

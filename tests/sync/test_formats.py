@@ -15,11 +15,11 @@ import pytest
 from sync_support import ALPHA, CURATOR, sqlite_only
 
 from annotator.services import annotating
-from annotator.services.project import Project
-from annotator.sync.bundle import make_bundle, read_bundle
+from annotator.services.sync_bundle import make_bundle, read_bundle
+from annotator.services.sync_package import make_package, read_package
+from annotator.services.sync_unbundle import unbundle
+from annotator.store.project import Project
 from annotator.sync.formats import SyncFileError
-from annotator.sync.package import make_package, read_package
-from annotator.sync.unbundle import unbundle
 
 FIXTURES = Path(__file__).with_name("fixtures")
 BUNDLE_V1 = FIXTURES / "bundle-v1.annotator-bundle"

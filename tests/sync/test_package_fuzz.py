@@ -22,11 +22,11 @@ from test_refusals import _rewrite, laptop_key
 
 from annotator.errors import AnnotatorError
 from annotator.services import annotating
-from annotator.services.project import Project, open_project
-from annotator.sync.bundle import make_bundle
-from annotator.sync.package import make_package
-from annotator.sync.package_import import import_package
-from annotator.sync.unbundle import unbundle
+from annotator.services.sync_bundle import make_bundle
+from annotator.services.sync_package import make_package
+from annotator.services.sync_package_import import import_package
+from annotator.services.sync_unbundle import unbundle
+from annotator.store.project import Project, open_project
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -14,10 +14,10 @@ from sync_support import ALPHA, BETA, CURATOR, complete
 from test_refusals import _rewrite, laptop_key
 
 from annotator.services import annotating
-from annotator.services.project import Project
+from annotator.services.sync_package import make_package
+from annotator.services.sync_package_import import import_package
+from annotator.store.project import Project
 from annotator.sync.formats import SyncFileError
-from annotator.sync.package import make_package
-from annotator.sync.package_import import import_package
 
 
 def _as_beta(data: dict[str, Any]) -> None:

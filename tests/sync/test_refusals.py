@@ -23,14 +23,14 @@ from sync_support import (
 )
 
 from annotator.services import annotating
-from annotator.services.project import Project, open_project
-from annotator.sync.bundle import make_bundle
+from annotator.services.sync_bundle import make_bundle
+from annotator.services.sync_package import PackageResult, make_package
+from annotator.services.sync_package_import import import_package
+from annotator.services.sync_unbundle import unbundle
+from annotator.store.project import Project, open_project
 from annotator.sync.container import manifest_checksum
 from annotator.sync.formats import SyncFileError
-from annotator.sync.package import PackageResult, make_package
-from annotator.sync.package_import import import_package
 from annotator.sync.signing import sign, signing_key
-from annotator.sync.unbundle import unbundle
 
 Change = Callable[[dict[str, Any]], None]
 

@@ -10,14 +10,13 @@ from sync_support import ALPHA, complete, setup_curator
 
 import annotator.cli as cli
 from annotator.services import annotating
-from annotator.services.project import Project, open_project
-from annotator.sync.demo import demo_offline_round_trip
-from annotator.sync.status import roundtrip_status
+from annotator.services.sync_demo import demo_offline_round_trip
+from annotator.services.sync_status import roundtrip_status
+from annotator.store.project import Project, open_project
 
 
 @pytest.fixture
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("annotator.sync.commands",))
 
     def call(*argv: str) -> tuple[int, str, str]:
         code = cli.main(list(argv))

@@ -20,26 +20,15 @@ import numpy as np
 from annotator.agreement._matrix import FloatArray
 from annotator.agreement.kappa import Weights
 from annotator.agreement.kappa_choice import KappaChoice
-from annotator.agreement.order import relation
+from annotator.agreement.options import ReportOptions
+from annotator.agreement.order_stats import order_details, order_stages
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import Level
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, RUBRIC_PARTS
-from annotator.review.items import order_of
+from annotator.domain.order import relation
 
 # item -> {annotator key: label or None}
 Extractor = Callable[[CaseBasis], list[tuple[str, dict[str, str | None]]]]
-
-
-@dataclass(frozen=True)
-class ReportOptions:
-    """Settings stated in the report's basis: bootstrap, pair kappa minimum, list lengths."""
-
-    n_resamples: int = 1000
-    seed: int = 0
-    min_shared: int = 30  # Cohen's kappa of an annotator pair needs this many shared units
-    min_cases: int = 20  # fewer cases: no bootstrap interval
-    top_n: int = 10  # cases listed as contributing most disagreement
-    kappa: KappaChoice = KappaChoice()  # the headline kappa (ordinal families' weights)
 
 
 # Extra figures of one family (exam order adds strict pairs, tau-b, disagreement types).
@@ -132,12 +121,6 @@ def _essential(case: CaseBasis) -> list[tuple[str, dict[str, str | None]]]:
     return out
 
 
-def order_stages(case: CaseBasis) -> dict[str, dict[str, int | None]]:
-    """Each annotator's dense stages over the used exams (None = unranked)."""
-    figures = case.used_figures
-    return {key: order_of(dict(labels), figures) for key, labels in case.labels.items()}
-
-
 def _order(case: CaseBasis) -> list[tuple[str, dict[str, str | None]]]:
     stages = order_stages(case)
     out = []
@@ -148,15 +131,6 @@ def _order(case: CaseBasis) -> list[tuple[str, dict[str, str | None]]]:
             values[key] = None if sa is None or sb is None else relation(sa, sb)
         out.append((f"{a} | {b}", values))
     return out
-
-
-def _order_details(
-    cases: tuple[CaseBasis, ...], annotators: list[str], options: ReportOptions
-) -> dict[str, Any]:
-    # Imported here: order_stats builds on this module.
-    from annotator.agreement.order_stats import order_details
-
-    return order_details(cases, annotators, options)
 
 
 def _case_label(family: str) -> Extractor:
@@ -187,7 +161,7 @@ BUILT_IN = (
            ("essential", "not essential"), "exam", "step pairs", _essential,
            counts_for_cases=False),
     Family("order", "Exam order", "nominal", ("<", "=", ">"), "exam pair", "exam pairs", _order,
-           details=_order_details, mirror=(2, 1, 0)),
+           details=order_details, mirror=(2, 1, 0)),
     Family("difficulty", "Difficulty", "ordinal", DIFFICULTY, "case", "case pairs",
            _case_label("difficulty")),
     Family("rarity", "Rarity", "ordinal", RARITY, "case", "case pairs", _case_label("rarity")),

@@ -29,9 +29,10 @@ from annotator.agreement.coefficients import (
     percent_agreement,
     unanimity,
 )
-from annotator.agreement.families import FamilyRatings, ReportOptions
+from annotator.agreement.families import FamilyRatings
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import confusion_matrix, pairwise_cohen_kappas
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import decompose
 

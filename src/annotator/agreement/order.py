@@ -16,40 +16,24 @@ from typing import Literal
 
 import numpy as np
 
-Relation = Literal["<", "=", ">"]
-DisagreementType = Literal["tie_vs_strict", "adjacent_swap", "reversal"]
-DISAGREEMENT_TYPES: tuple[DisagreementType, ...] = ("tie_vs_strict", "adjacent_swap", "reversal")
+from annotator.domain.order import (
+    DISAGREEMENT_TYPES,
+    DisagreementType,
+    Relation,
+    disagreement_type,
+    relation,
+)
+
+__all__ = [
+    "CASE_DISAGREEMENTS", "DISAGREEMENT_TYPES", "CaseDisagreement", "DisagreementType",
+    "Relation", "RelationCounts", "case_disagreement", "disagreement_type", "kendall_tau_b",
+    "relation", "relation_agreement", "relation_counts",
+]
+
+# How two whole rankings of one case differ (agreement's unit; the pair types are in domain).
 CaseDisagreement = Literal["tie_vs_strict", "adjacent_swap", "reversal", "reordering"]
 CASE_DISAGREEMENTS: tuple[CaseDisagreement, ...] = (
     "tie_vs_strict", "adjacent_swap", "reversal", "reordering")
-
-
-def relation(a_stage: float, b_stage: float) -> Relation:
-    """Relation of exam a to exam b in one ranking: earlier ``'<'``, same stage ``'='``."""
-    if a_stage < b_stage:
-        return "<"
-    if a_stage > b_stage:
-        return ">"
-    return "="
-
-
-def disagreement_type(
-    first: tuple[float, float], second: tuple[float, float]
-) -> DisagreementType | None:
-    """Classify two annotators' stages for one exam pair; None when they agree.
-
-    ``first`` and ``second`` are ``(stage of exam a, stage of exam b)`` per annotator.
-    ``tie_vs_strict``: one ties the pair, the other orders it. ``adjacent_swap``: both
-    order it, oppositely, each with the exams one stage apart. ``reversal``: opposite
-    orders with at least one annotator putting the exams two or more stages apart.
-    """
-    r1, r2 = relation(*first), relation(*second)
-    if r1 == r2:
-        return None
-    if "=" in (r1, r2):
-        return "tie_vs_strict"
-    gaps = (abs(first[0] - first[1]), abs(second[0] - second[1]))
-    return "adjacent_swap" if max(gaps) == 1 else "reversal"
 
 
 def case_disagreement(first: Sequence[float], second: Sequence[float]) -> CaseDisagreement | None:

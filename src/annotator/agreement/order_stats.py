@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement.bootstrap import bootstrap_ci
-from annotator.agreement.families import ReportOptions, order_stages
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.order import (
     CASE_DISAGREEMENTS,
     DISAGREEMENT_TYPES,
@@ -27,6 +27,7 @@ from annotator.agreement.order import (
     relation_counts,
 )
 from annotator.agreement.project_data import CaseBasis
+from annotator.domain.order import order_of
 
 TYPE_WORDS = {
     "tie_vs_strict": "tie vs strict order",
@@ -42,6 +43,12 @@ def _ratio(s: np.ndarray, num: int, den: int) -> float | None:
 
 def _stages(board: dict[str, int | None], figures: list[str]) -> list[float]:
     return [math.nan if (stage := board[f]) is None else float(stage) for f in figures]
+
+
+def order_stages(case: CaseBasis) -> dict[str, dict[str, int | None]]:
+    """Each annotator's dense stages over the used exams (None = unranked)."""
+    figures = case.used_figures
+    return {key: order_of(dict(labels), figures) for key, labels in case.labels.items()}
 
 
 def _case_rows(case: CaseBasis) -> tuple[list[int], list[float], list[CaseDisagreement]]:

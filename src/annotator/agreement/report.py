@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement.bootstrap import NOMINAL_CASES
-from annotator.agreement.families import Family, ReportOptions, families, family_ratings
+from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import family_stats
 from annotator.agreement.monitoring import annotator_sections, case_weeks, timeline
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import ProjectBasis
-from annotator.domain.labels import split_key
-from annotator.review.items import FIX_FAMILIES
+from annotator.domain.labels import FIX_FAMILIES, split_key
 
 SCHEMA = "annotator.agreement-report/1"
 EXCLUSION_WORDS = {

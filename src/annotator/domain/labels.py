@@ -36,6 +36,18 @@ DISCARD_REASONS = (
 )
 
 # Families whose value records how it was set (annotator choice vs accepted suggestion).
+# Families of the fixes physicians propose to the draft (compared on their effective value).
+FIX_FAMILIES = ("meta", "caption", "step", "rubric")
+# Why an adjudicator decided an item (a project may shorten the list).
+REASON_CODES = (
+    "protocol",  # the annotation protocol / contract decides it
+    "clinical_judgement",
+    "majority",
+    "template_error",
+    "image_evidence",
+    "irresolvable",
+    "other",
+)
 SUGGESTIBLE = ("importance", "stage", "difficulty", "rarity")
 
 FAMILIES = (
@@ -81,57 +93,62 @@ class LabelEdit:
     value: Any
 
 
+_PER_EXAM = ("importance", "stage", "red_flag", "exam_comment", "meta_ok", "caption")
+_TEXT_FAMILIES = (
+    "red_flag", "comment", "exam_comment", "demography_note", "caption", "rubric_comment",
+    "step", "rubric",
+)
+
+
 def validate_edit(edit: LabelEdit, figures: list[str]) -> None:
     """Raise ValidationError when the edit's value is not acceptable for its family."""
     family, item = split_key(edit.key)
     value = edit.value
     if family not in FAMILIES:
         raise ValidationError(f"unknown label family {family!r}")
-    if family in ("importance", "stage", "red_flag", "exam_comment", "meta_ok", "caption"):
-        if item not in figures:
-            raise ValidationError(f"{edit.key}: the case has no exam {item!r}")
+    if family in _PER_EXAM and item not in figures:
+        raise ValidationError(f"{edit.key}: the case has no exam {item!r}")
     if value is None:
         return
     if family in SUGGESTIBLE:
-        if not isinstance(value, dict) or set(value) != {"value", "how"}:
-            raise ValidationError(f"{edit.key}: expected {{'value', 'how'}}")
-        if value["how"] not in ("set", "accepted"):
-            raise ValidationError(f"{edit.key}: how must be 'set' or 'accepted'")
-        inner = value["value"]
-        allowed = {"importance": IMPORTANCE, "difficulty": DIFFICULTY, "rarity": RARITY}
-        if family in allowed and inner not in allowed[family]:
-            raise ValidationError(
-                f"{edit.key}: {inner!r} is not one of {', '.join(allowed[family])}"
-            )
-        if family == "stage" and inner is not None and (type(inner) is not int or inner < 1):
-            raise ValidationError(f"{edit.key}: a stage is an integer >= 1 or None (unranked)")
-    elif family == "discard":
+        _validate_suggestible(edit.key, family, value)
+    elif family == "meta":
+        figure, _, field = item.rpartition("/")
+        if figure not in figures or field not in META_FIELDS:
+            raise ValidationError(f"{edit.key}: unknown exam or metadata field")
+    else:
+        _validate_plain(edit.key, family, value)
+
+
+def _validate_suggestible(key: str, family: str, value: Any) -> None:
+    """A suggestible label is ``{"value": ..., "how": "set" | "accepted"}``."""
+    if not isinstance(value, dict) or set(value) != {"value", "how"}:
+        raise ValidationError(f"{key}: expected {{'value', 'how'}}")
+    if value["how"] not in ("set", "accepted"):
+        raise ValidationError(f"{key}: how must be 'set' or 'accepted'")
+    inner = value["value"]
+    allowed = {"importance": IMPORTANCE, "difficulty": DIFFICULTY, "rarity": RARITY}
+    if family in allowed and inner not in allowed[family]:
+        raise ValidationError(f"{key}: {inner!r} is not one of {', '.join(allowed[family])}")
+    if family == "stage" and inner is not None and (type(inner) is not int or inner < 1):
+        raise ValidationError(f"{key}: a stage is an integer >= 1 or None (unranked)")
+
+
+def _validate_plain(key: str, family: str, value: Any) -> None:
+    """Discard reasons, yes/no checks, active time and free text."""
+    if family == "discard":
         if not isinstance(value, dict) or value.get("reason_code") not in DISCARD_REASONS:
             raise ValidationError(
                 f"discard needs a reason code, one of {', '.join(DISCARD_REASONS)}"
             )
     elif family in ("meta_ok", "rubric_ok"):
         if not isinstance(value, bool):
-            raise ValidationError(f"{edit.key}: expected true or false")
-    elif family == "meta":
-        figure, _, field = item.rpartition("/")
-        if figure not in figures or field not in META_FIELDS:
-            raise ValidationError(f"{edit.key}: unknown exam or metadata field")
+            raise ValidationError(f"{key}: expected true or false")
     elif family == "active_seconds":
         if not isinstance(value, (int, float)) or value < 0:
             raise ValidationError("active_seconds must be a non-negative number")
-    elif family in (
-        "red_flag",
-        "comment",
-        "exam_comment",
-        "demography_note",
-        "caption",
-        "rubric_comment",
-        "step",
-        "rubric",
-    ):
-        if not isinstance(value, str):
-            raise ValidationError(f"{edit.key}: expected text")
+    elif family in _TEXT_FAMILIES and not isinstance(value, str):
+        raise ValidationError(f"{key}: expected text")
 
 
 def apply_edits(
@@ -182,21 +199,3 @@ def missing_for_submit(labels: dict[str, Any], figures: list[str]) -> list[str]:
         missing.append("no rarity")
     return missing
 
-
-def describe_edit(edit: LabelEdit) -> str:
-    """A short human description for history and undo menus ("importance of Figure 2")."""
-    family, item = split_key(edit.key)
-    words = {
-        "importance": "importance",
-        "stage": "order stage",
-        "meta_ok": "metadata check",
-        "meta": "metadata",
-        "red_flag": "red flag",
-        "exam_comment": "exam comment",
-        "rubric_ok": "rubric check",
-        "rubric_comment": "rubric comment",
-        "active_seconds": "active time",
-        "demography_note": "demography note",
-    }
-    what = words.get(family, family)
-    return f"{what} of {item}" if item else what

@@ -16,9 +16,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from annotator.export.collect import pseudonym
 from annotator.export.layout import dump_json
-from annotator.services.project import Project
+from annotator.export.release_input import pseudonym
+from annotator.store.project import Project
 
 
 @dataclass

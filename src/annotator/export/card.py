@@ -11,11 +11,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from annotator.export.collect import HeldBack
+from annotator.domain.labels import REASON_CODES
 from annotator.export.counts import COUNT_LABELS
 from annotator.export.licences import LicenceCheck, check_licences
+from annotator.export.release_input import HeldBack
 from annotator.export.settings import ORIGINAL_HISTORY_KEY, CardSettings
-from annotator.services.review import REASON_CODES
 
 NOT_STATED = "not stated"
 COUNTS_HEADING = "## Counts"

@@ -1,7 +1,7 @@
 """Warnings of the export's pre-flight list that concern the release as a whole.
 
 Licence compatibility (:mod:`annotator.export.licences`) and images filed twice under
-different exams of one case (:func:`annotator.review.release_checks.release_warnings`).
+different exams of one case (:func:`annotator.domain.release_rules.release_warnings`).
 They do not stop an export; the card states the licence verdict.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from annotator.export.collect import ReleaseInput
+from annotator.domain.release_rules import release_warnings as case_warnings
 from annotator.export.licences import check_licences
+from annotator.export.release_input import ReleaseInput
 from annotator.export.settings import CardSettings
-from annotator.review.release_checks import release_warnings as case_warnings
 
 
 def source_licences(data: ReleaseInput, settings: CardSettings) -> Counter[str]:

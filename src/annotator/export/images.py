@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from annotator.export.collect import ReleasedCase
 from annotator.export.errors import ExportError
 from annotator.export.layout import (
     DICOM_DIR,
@@ -27,7 +26,9 @@ from annotator.export.layout import (
     sha256_hex,
 )
 from annotator.export.privacy import image_findings
+from annotator.export.release_input import ReleasedCase
 from annotator.imaging.probe import DICOM, PNG, ImageDecodeError
+from annotator.imaging.render import render_png
 from annotator.ingest.deidentify import DeidentifyError, reencode_raster
 
 Writer = Callable[[str, bytes], None]
@@ -150,8 +151,6 @@ def ship_case_images(
 
 
 def _render(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, dict[str, Any]]:
-    from annotator.imaging.render import render_png
-
     try:
         return render_png(data, name=draft_path)
     except (ImageDecodeError, IndexError, ValueError) as exc:

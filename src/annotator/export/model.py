@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
+from annotator.domain.release_rules import structure_problems
+
 PROVENANCE_KEY = "annotator_provenance"
 
 
@@ -124,27 +126,6 @@ def schema_problems(case: Any) -> list[str]:
     except ValidationError as exc:
         return [f"{_where(err['loc'])}: {err['msg']}" for err in exc.errors()]
     return []
-
-
-def structure_problems(case: dict[str, Any]) -> list[str]:
-    """Rules across keys: unique figures, exactly one step per exam, steps naming exams."""
-    exams = [e for e in case.get("imaging_examinations") or [] if isinstance(e, dict)]
-    # Only string figures can name an exam; a wrong type is already a schema problem.
-    figures = [e.get("figure") for e in exams if isinstance(e.get("figure"), str)]
-    problems = [
-        f"imaging_examinations: figure {f!r} appears {figures.count(f)} times"
-        for f in sorted({f for f in figures if figures.count(f) > 1}, key=str)
-    ]
-    steps = [s for s in case.get("diagnostic_steps") or [] if isinstance(s, dict)]
-    sources = [s.get("source") for s in steps if isinstance(s.get("source"), str)]
-    for i, source in enumerate(sources):
-        if source not in figures:
-            problems.append(f"diagnostic_steps[{i}].source: {source!r} names no exam")
-    for figure in dict.fromkeys(figures):
-        count = sources.count(figure)
-        if count != 1:
-            problems.append(f"{figure}: {count} diagnostic steps (exactly one per exam)")
-    return problems
 
 
 def case_problems(case: Any) -> list[str]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from annotator.domain.labels import REASON_CODES
 from annotator.export.settings import CardSettings
-from annotator.services.review import REASON_CODES
 
 
 def rai_fields(

@@ -19,7 +19,6 @@ from annotator import __version__
 from annotator.export import layout as L
 from annotator.export.agreement import AgreementPart
 from annotator.export.card import CardInput, render_card
-from annotator.export.collect import HeldBack, ReleaseInput
 from annotator.export.counts import distributions, image_paths, json_counts
 from annotator.export.croissant import build_croissant
 from annotator.export.diff import release_diff
@@ -29,6 +28,7 @@ from annotator.export.manifest import manifest_bytes
 from annotator.export.model import PROVENANCE_KEY, case_problems
 from annotator.export.privacy import check, name_findings
 from annotator.export.rai import rai_fields
+from annotator.export.release_input import HeldBack, ReleaseInput
 from annotator.export.settings import CardSettings
 from annotator.staging import move_into_place, staging_dir
 

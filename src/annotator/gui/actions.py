@@ -98,14 +98,6 @@ class ActionRegistry(QObject):
         """The shortcut an action has when the user has not rebound it."""
         return self.specs[action_id].shortcut
 
-    def reset(self, action_id: str) -> list[tuple[str, str, str]]:
-        """Give an action back its default shortcut (refused on a conflict)."""
-        clashes = self.rebind(action_id, self.default(action_id))
-        if not clashes:
-            self.overrides.pop(action_id, None)
-            self._save()
-        return clashes
-
     def shortcut(self, action_id: str) -> str:
         return self.actions[action_id].shortcut().toString(QKeySequence.SequenceFormat.PortableText)
 

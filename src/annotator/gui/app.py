@@ -24,9 +24,9 @@ SCREENSHOT_WAIT_SECONDS = 20.0
 
 
 def _identity(project: object, requested: str | None, screenshot: bool) -> str | None:
-    from annotator.services.project import Project
     from annotator.services.workspace import default_annotator
     from annotator.services.workspace_state import remembered_identity
+    from annotator.store.project import Project
     from annotator.sync.offline import offline_info
 
     assert isinstance(project, Project)
@@ -100,8 +100,8 @@ def parse_size(text: str | None) -> tuple[int, int]:
 def _open_bundle(bundle: str, into: str | None) -> tuple[Any, str]:
     """Unbundle before the window exists; the project and its annotator."""
     from annotator.errors import ProjectError, ValidationError
-    from annotator.services.project import DB_NAME, open_project
-    from annotator.sync.unbundle import unbundle
+    from annotator.services.sync_unbundle import unbundle
+    from annotator.store.project import DB_NAME, open_project
 
     if not into:
         raise ValidationError("--open-bundle needs --into DIR: a new folder for your project")
@@ -128,7 +128,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from annotator.gui.context import GuiContext
     from annotator.gui.main_window import MainWindow
     from annotator.resources import icon_path
-    from annotator.services.project import open_project
+    from annotator.store.project import open_project
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 if TYPE_CHECKING:
     from annotator.gui.actions import ActionRegistry

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.services.project import Project
 from annotator.services.users import list_users
+from annotator.store.project import Project
 
 
 class IdentityChooser(QWidget):

@@ -29,7 +29,7 @@ from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.roundtrip.controller import RoundTripActions
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 PAGES = (
     ("annotate", "Annotate"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from annotator.imaging.dicom_header import acquisition_label
 from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
 
 if TYPE_CHECKING:
@@ -90,8 +91,6 @@ NATIVE_SYNTAXES = frozenset({
 
 def controlled_series_description(text: str) -> str | None:
     """The acquisition word for a SeriesDescription (``FLAIR``, ``T1``...), else None."""
-    from annotator.imaging.dicom_header import acquisition_label
-
     return acquisition_label(text) if text.strip() else None
 
 

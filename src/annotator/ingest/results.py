@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.checks import Problem
+from annotator.store.image_record import ImageRecord
 
 
 @dataclass(frozen=True)
@@ -36,23 +37,11 @@ class Rejection:
         return ": ".join([*parts, self.reason])
 
 
-@dataclass
-class CandidateImage:
+@dataclass(frozen=True, kw_only=True)
+class CandidateImage(ImageRecord):
     """One image of a case, read, probed and cleaned; ``data`` are the bytes to store."""
 
-    draft_path: str  # exactly as written in the case (the release writes it back)
     data: bytes
-    sha256: str  # of ``data``, the stored (de-identified) bytes
-    media_type: str  # "image/png" | "image/jpeg" | "application/dicom"
-    width: int
-    height: int
-    frames: int
-    figures: list[str] = field(default_factory=list)  # exams whose image_paths name it
-    name: str | None = None
-    caption: str | None = None
-    attribution: dict[str, str | None] = field(default_factory=dict)  # source_url/author/license
-    removed: list[str] = field(default_factory=list)  # what cleaning removed, readable
-    dicom_header: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from annotator.agreement.order import disagreement_type
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY
+from annotator.domain.order import disagreement_type
 
 # Order disagreements from mild to severe; a board's type is its most severe pair.
 ORDER_TYPES = ("ranked_vs_unranked", "tie_vs_strict", "adjacent_swap", "reversal")

@@ -58,23 +58,7 @@ def release_content(content: dict[str, Any], values: dict[str, Any]) -> dict[str
     by_figure = {str(e.get("figure")): e for e in exams}
     steps = [s for s in case.get("diagnostic_steps") or [] if isinstance(s, dict)]
     for key, value in sorted(values.items()):
-        family, item = split_key(key)
-        if family == "meta":
-            figure, _, field = item.rpartition("/")
-            if figure in by_figure:
-                by_figure[figure].setdefault("meta_info", {})[field] = value
-        elif family == "caption" and item in by_figure:
-            by_figure[item]["image_caption"] = value
-        elif family == "step":
-            index, _, field = item.partition("/")
-            if index.isdigit() and int(index) < len(steps):
-                steps[int(index)][field] = value
-        elif family == "rubric":
-            _set_path(case.setdefault("rubric_0_to_3", {}), item.split("/"), value)
-            if item == "Diagnosis/reference_answer":
-                case["final_diagnosis"] = value  # the Diagnosis reference is the final diagnosis
-        elif family in ("difficulty", "rarity") and value is not None:
-            case[family] = value
+        _apply_fix(case, by_figure, steps, key, value)
     order = values.get("order") or {}
     final_steps = []
     for exam in exams:
@@ -89,6 +73,33 @@ def release_content(content: dict[str, Any], values: dict[str, Any]) -> dict[str
         final_steps.append(step)
     case["diagnostic_steps"] = final_steps
     return case
+
+
+def _apply_fix(
+    case: dict[str, Any],
+    by_figure: dict[str, dict[str, Any]],
+    steps: list[dict[str, Any]],
+    key: str,
+    value: Any,
+) -> None:
+    """Write one final value (metadata, caption, step, rubric, case label) into the case."""
+    family, item = split_key(key)
+    if family == "meta":
+        figure, _, field = item.rpartition("/")
+        if figure in by_figure:
+            by_figure[figure].setdefault("meta_info", {})[field] = value
+    elif family == "caption" and item in by_figure:
+        by_figure[item]["image_caption"] = value
+    elif family == "step":
+        index, _, field = item.partition("/")
+        if index.isdigit() and int(index) < len(steps):
+            steps[int(index)][field] = value
+    elif family == "rubric":
+        _set_path(case.setdefault("rubric_0_to_3", {}), item.split("/"), value)
+        if item == "Diagnosis/reference_answer":
+            case["final_diagnosis"] = value  # the Diagnosis reference is the final diagnosis
+    elif family in ("difficulty", "rarity") and value is not None:
+        case[family] = value
 
 
 def _set_path(node: dict[str, Any], parts: list[str], value: Any) -> None:

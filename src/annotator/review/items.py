@@ -12,12 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from annotator.domain.labels import split_key
+from annotator.domain.labels import FIX_FAMILIES, split_key
+from annotator.domain.order import order_of
 from annotator.domain.suggestions import figures as case_figures
 from annotator.domain.vocabulary import normalise_for_compare
-
-DECIDED_FAMILIES = ("importance", "order", "difficulty", "rarity", "discard")
-FIX_FAMILIES = ("meta", "caption", "step", "rubric")
 
 
 @dataclass(frozen=True)
@@ -32,22 +30,6 @@ class Item:
     @property
     def agreed_value(self) -> Any:
         return next(iter(self.values.values())) if self.unanimous and self.values else None
-
-
-def dense_order(stages: dict[str, int | None]) -> dict[str, int | None]:
-    """Renumber stages 1..n keeping ties (1, 3, 3 -> 1, 2, 2); None stays unranked."""
-    distinct = sorted({s for s in stages.values() if s is not None})
-    rank = {s: i + 1 for i, s in enumerate(distinct)}
-    return {f: (None if s is None else rank[s]) for f, s in sorted(stages.items())}
-
-
-def order_of(labels: dict[str, Any], figures: list[str]) -> dict[str, int | None]:
-    """An annotator's order board as figure -> dense stage."""
-    stages: dict[str, int | None] = {}
-    for figure in figures:
-        entry = labels.get(f"stage:{figure}")
-        stages[figure] = entry.get("value") if isinstance(entry, dict) else None
-    return dense_order(stages)
 
 
 def draft_value(content: dict[str, Any], key: str) -> Any:

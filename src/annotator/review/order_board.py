@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from annotator.agreement.order import Relation, relation
+from annotator.domain.order import Relation, dense_order, relation
 from annotator.errors import ValidationError
-from annotator.review.items import dense_order
 
 
 def validate_board(board: Any, figures: Sequence[str]) -> dict[str, int | None]:

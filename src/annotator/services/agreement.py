@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.agreement.families import ReportOptions
+from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
     AnnotatorProgress,
     CaseRecord,
@@ -23,8 +23,8 @@ from annotator.agreement.project_data import (
 )
 from annotator.agreement.report import build_report
 from annotator.domain.states import AnnotationState, Role
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseRevision, User
 
 DOING = "viewing inter-annotator agreement"
@@ -81,8 +81,3 @@ def agreement_report(
         basis = load_basis(session)
     return build_report(basis, options)
 
-
-def check_curator(project: Project, actor: str | None) -> None:
-    """Raise PermissionDenied unless ``actor`` may see agreement figures (for the GUI)."""
-    with project.tx() as session:
-        require_role(session, actor or "", Role.CURATOR, DOING)

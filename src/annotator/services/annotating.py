@@ -17,10 +17,11 @@ from annotator.domain import labels as L
 from annotator.domain.states import AnnotationState, CaseState, can_edit, can_reopen
 from annotator.domain.suggestions import accept_edits, figures, suggestions
 from annotator.errors import ConflictError, NotFound, StateError
-from annotator.services.caseflow import active_annotation, refresh_case_state
-from annotator.services.history import record
-from annotator.services.project import Project
+from annotator.services.review.base import active_annotation
+from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.users import get_user
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Annotation, Case, CaseRevision, utcnow
 
 

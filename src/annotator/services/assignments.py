@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import ValidationError
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, User, utcnow
 
 
@@ -30,10 +30,6 @@ class AssignReport:
 def _annotators(session: Session) -> list[User]:
     users = session.scalars(select(User).order_by(User.name))
     return [u for u in users if Role.ANNOTATOR.value in u.role_names]
-
-
-def _active(session: Session) -> list[Annotation]:
-    return list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
 
 
 def _place(

@@ -14,23 +14,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from annotator.domain.case import canonical_json
 from annotator.domain.labels import LabelEdit
 from annotator.domain.suggestions import suggestions
 from annotator.errors import NotFound, ProjectError
 from annotator.resources import demo_cases_dir
 from annotator.review.items import Item
-from annotator.services import annotating, review
+from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
-from annotator.services.project import Project, is_url, open_project, project_is_empty
+from annotator.services.review import actions, base, decisions
 from annotator.services.sme_demo import demo_sme_review
 from annotator.services.status import project_status
+from annotator.services.sync_demo import demo_offline_round_trip
 from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
-from annotator.sync.demo import demo_offline_round_trip
+from annotator.store.project import Project, is_url, open_project, project_is_empty
+from annotator.store.schema import Case, CaseRevision
 
 CURATOR = "Sam Curator"
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
@@ -205,7 +209,7 @@ def _pick(item: Item, rng: random.Random) -> Any:
 
 def _keep_key_exam_essential(project: Project, case_id: str) -> None:
     """If every reviewer demoted the draft's key exam, the senior restores it (protocol)."""
-    state = review.review_case(project, case_id)
+    state = base.review_case(project, case_id)
     if state.state == "green_lit" or not any("no essential exam" in b for b in state.blockers):
         return
     key_exam = next(
@@ -213,7 +217,7 @@ def _keep_key_exam_essential(project: Project, case_id: str) -> None:
         for k, v in suggestions(_draft(project, case_id)).items()
         if k.startswith("importance:") and v == "essential"
     )
-    review.decide(
+    decisions.decide(
         project,
         SENIOR,
         case_id,
@@ -222,7 +226,7 @@ def _keep_key_exam_essential(project: Project, case_id: str) -> None:
         "protocol",
         "The diagnosis cannot be made without this exam.",
     )
-    review.green_light(project, SENIOR, case_id)
+    decisions.green_light(project, SENIOR, case_id)
 
 
 def replay_work(project: Project) -> DemoPlan:
@@ -256,11 +260,11 @@ def replay_work(project: Project) -> DemoPlan:
             annotating.submit(project, name, case_id)
     with tempfile.TemporaryDirectory(prefix="annotator-demo-offline-") as workdir:
         demo_offline_round_trip(project, offline_name, offline, Path(workdir))
-    review.demo_adjudicate(project, SENIOR, plan.green_lit)
+    actions.demo_adjudicate(project, SENIOR, plan.green_lit)
     for case_id in plan.green_lit:
         _keep_key_exam_essential(project, case_id)
     for case_id in plan.excluded:
-        review.decide(
+        decisions.decide(
             project,
             SENIOR,
             case_id,
@@ -284,19 +288,11 @@ def replay_work(project: Project) -> DemoPlan:
 
 
 def _case_ids(project: Project) -> list[str]:
-    from sqlalchemy import select
-
-    from annotator.store.schema import Case
-
     with project.tx() as session:
         return list(session.scalars(select(Case.case_id)))
 
 
 def _draft(project: Project, case_id: str) -> dict[str, Any]:
-    from sqlalchemy import select
-
-    from annotator.store.schema import Case, CaseRevision
-
     with project.tx() as session:
         content: dict[str, Any] = session.scalars(
             select(CaseRevision.content)
@@ -307,10 +303,6 @@ def _draft(project: Project, case_id: str) -> dict[str, Any]:
 
 
 def _needs_fix(project: Project) -> set[str]:
-    from sqlalchemy import select
-
-    from annotator.store.schema import Case, CaseRevision
-
     with project.tx() as session:
         rows = session.execute(
             select(Case.case_id, CaseRevision.problems).join(

@@ -17,6 +17,7 @@ from typing import Any
 
 from annotator.domain.checks import check_case
 from annotator.domain.labels import (
+    FIX_FAMILIES,
     LOCALISATION_FIELDS,
     META_FIELDS,
     RUBRIC_LEVELS,
@@ -157,9 +158,6 @@ def final_diagnosis_edits(content: dict[str, Any], text: str) -> list[LabelEdit]
     if text == draft_final and draft_reference == draft_final:
         return [LabelEdit(DIAGNOSIS_KEY, None)]
     return [LabelEdit(DIAGNOSIS_KEY, text)]
-
-
-FIX_FAMILIES = ("meta", "caption", "step", "rubric")
 
 
 def apply_fixes(content: dict[str, Any], labels: dict[str, Any]) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from pathlib import Path
 from annotator.domain.states import Role
 from annotator.export.agreement import release_agreement
 from annotator.export.checks import release_warnings
-from annotator.export.collect import HeldBack, ReleaseInput, collect_release
 from annotator.export.errors import ExportError
+from annotator.export.release_input import HeldBack, ReleaseInput
 from annotator.export.settings import (
     FIELDS,
     SETTING_PREFIX,
@@ -23,9 +23,10 @@ from annotator.export.settings import (
     check_version,
 )
 from annotator.export.writer import ExportOptions, ExportResult, Progress, write_release
-from annotator.services.history import record
-from annotator.services.project import Project
+from annotator.services.release import collect_release
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 
 
 def card_settings(project: Project) -> CardSettings:

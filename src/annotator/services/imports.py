@@ -18,15 +18,14 @@ from sqlalchemy.orm import Session
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import AnnotatorError
 from annotator.ingest import CaseCandidate, read_case_sources
-from annotator.services.caseflow import send_for_recheck
-from annotator.services.history import record
-from annotator.services.project import Project
+from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     Adjudication,
     Annotation,
     Case,
-    CaseImage,
     CaseRevision,
     utcnow,
 )
@@ -213,24 +212,8 @@ def _add_revision(
     session.add(revision)
     session.flush()
     for image in cand.images:
-        sha = project.images.put(session, image.data, image.media_type)
-        session.add(
-            CaseImage(
-                revision_id=revision.id,
-                draft_path=image.draft_path,
-                sha256=sha,
-                media_type=image.media_type,
-                width=image.width,
-                height=image.height,
-                frames=image.frames,
-                figures=list(image.figures),
-                name=image.name,
-                caption=image.caption,
-                attribution=dict(image.attribution),
-                removed=list(image.removed),
-                dicom_header=dict(image.dicom_header),
-            )
-        )
+        project.images.put(session, image.data, image.media_type)  # keyed by image.sha256
+        session.add(image.to_row(revision.id))
     case.current_revision_id = revision.id
     case.updated_at = utcnow()
     return revision

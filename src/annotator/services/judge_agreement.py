@@ -6,7 +6,7 @@ from typing import Any
 
 from annotator.judging.table9 import agreement, big_differences, run_means
 from annotator.services.judge_review import HUMAN, all_ratings
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 
 def judge_agreement(project: Project, actor: str) -> dict[str, Any]:

@@ -20,10 +20,10 @@ from annotator.domain.states import Role
 from annotator.errors import ValidationError
 from annotator.judging.runfile import ALL_TARGETS
 from annotator.judging.sheet import check_value, trajectory_key
-from annotator.services.history import record
 from annotator.services.judge_scoring import missing_keys
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User, utcnow
 
 COLUMNS = ("scorer", "run", "case_id", "target", "diagnosis", "score", "label")
@@ -62,8 +62,8 @@ def _parse_row(row: dict[str, str], item: JudgeItem) -> dict[str, Any]:
     return keys
 
 
-def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
-    """Check every row, then apply them all in one transaction."""
+def _read_rows(path: Path) -> list[dict[str, str]]:
+    """The sheet's rows; refuses an unreadable file or one without the expected columns."""
     try:
         with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle)
@@ -74,6 +74,33 @@ def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
     absent = [c for c in COLUMNS if c not in header]
     if absent:
         raise ValidationError(f"{path.name}: missing column(s) {', '.join(absent)}")
+    return rows
+
+
+def _row_target(
+    row: dict[str, str],
+    users: dict[str, User],
+    runs: dict[str, list[uuid.UUID]],
+    items: dict[tuple[uuid.UUID, str], JudgeItem],
+) -> tuple[User, JudgeItem]:
+    """The scorer and the judged item a row is about; ValueError says why it has none."""
+    user = users.get(row["scorer"].strip())
+    if user is None or Role.ANNOTATOR.value not in user.role_names:
+        raise ValueError(f"scorer {row['scorer']!r} is not an annotator here")
+    run_ids = runs.get(row["run"].strip(), [])
+    if len(run_ids) != 1:
+        raise ValueError(
+            f"run {row['run']!r} is " + ("not imported" if not run_ids else "ambiguous")
+        )
+    item = items.get((run_ids[0], row["case_id"].strip()))
+    if item is None:
+        raise ValueError(f"run {row['run']} has no case {row['case_id']!r}")
+    return user, item
+
+
+def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
+    """Check every row, then apply them all in one transaction."""
+    rows = _read_rows(path)
     report = CsvReport(rows=len(rows))
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing spreadsheet scores")
@@ -87,17 +114,7 @@ def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
         for line, raw in enumerate(rows, start=2):
             row = {k.strip(): (v or "") for k, v in raw.items() if k}
             try:
-                user = users.get(row["scorer"].strip())
-                if user is None or Role.ANNOTATOR.value not in user.role_names:
-                    raise ValueError(f"scorer {row['scorer']!r} is not an annotator here")
-                run_ids = runs.get(row["run"].strip(), [])
-                if len(run_ids) != 1:
-                    raise ValueError(
-                        f"run {row['run']!r} is " + ("not imported" if not run_ids else "ambiguous")
-                    )
-                item = items.get((run_ids[0], row["case_id"].strip()))
-                if item is None:
-                    raise ValueError(f"run {row['run']} has no case {row['case_id']!r}")
+                user, item = _row_target(row, users, runs, items)
                 sheet = sheets.setdefault((user.name, item.id), {})
                 for key, value in _parse_row(row, item).items():
                     if key in sheet and sheet[key] != value:

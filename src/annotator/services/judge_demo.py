@@ -15,7 +15,7 @@ from annotator.judging.sheet import trajectory_key
 from annotator.resources import judged_runs_dir
 from annotator.services import judge_review, judge_scoring
 from annotator.services.judge_import import import_runs
-from annotator.services.project import Project
+from annotator.store.project import Project
 from annotator.store.schema import JudgeModeScore, PhysicianScore, User
 
 

@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 from annotator.domain.states import Role
 from annotator.judging.runfile import RunFile, load_run
 from annotator.judging.sheet import from_mode
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Case, JudgedRun, JudgeItem, JudgeModeScore
 
 

@@ -18,9 +18,9 @@ from annotator.errors import NotFound, ValidationError
 from annotator.judging.human import conflicts, human_sheet
 from annotator.judging.sheet import Sheet, check_value, split_key
 from annotator.judging.table9 import ItemKey, Ratings
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import require_reader_of_others, require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     JudgeAdjudication,
     JudgedRun,

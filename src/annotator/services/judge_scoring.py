@@ -18,9 +18,9 @@ from annotator.domain.states import Role
 from annotator.errors import NotFound, StateError, ValidationError
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, check_value, trajectory_key
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     Case,
     CaseImage,

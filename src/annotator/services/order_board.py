@@ -94,32 +94,8 @@ def move_edits(
     """
     if figure not in figures:
         raise ValidationError(f"the case has no exam {figure!r}")
-    before = _stages(labels, figures)
-    stages = _dense(before)
-    count = max((s for f, s in stages.items() if s is not None and f != figure), default=0)
-    others = {f: s for f, s in stages.items() if f != figure}
-    if move.kind == "stage":
-        if move.stage < 1:
-            raise ValidationError("a stage is a number from 1")
-        # Joining a column that does not exist yet opens the next one.
-        target: int | None = min(move.stage, count + 1)
-    elif move.kind == "new_stage":
-        if move.stage < 1:
-            raise ValidationError("a stage is a number from 1")
-        target = min(move.stage, count + 1)
-        others = {f: (s + 1 if s is not None and s >= target else s) for f, s in others.items()}
-    elif move.kind == "unranked":
-        target = None
-    elif move.kind == "tie_previous":
-        position = figures.index(figure)
-        if position == 0:
-            raise ValidationError(f"{figure} is the first exam; there is no previous one to tie")
-        previous = figures[position - 1]
-        if stages.get(previous) is None:
-            raise ValidationError(f"{previous} has no stage yet; place it first")
-        target = stages[previous]
-    else:  # pragma: no cover - Literal guards the kinds
-        raise ValidationError(f"unknown move {move.kind!r}")
+    stages = _dense(_stages(labels, figures))
+    target, others = _target(move, figure, figures, stages)
     after = _dense({**others, figure: target})
     edits: list[LabelEdit] = []
     for fig in figures:
@@ -135,3 +111,32 @@ def move_edits(
         if old != new:
             edits.append(LabelEdit(key, new))
     return edits
+
+
+def _target(
+    move: Move, figure: str, figures: list[str], stages: dict[str, int | None]
+) -> tuple[int | None, dict[str, int | None]]:
+    """The moved exam's new stage, and the other exams' stages before renumbering."""
+    count = max((s for f, s in stages.items() if s is not None and f != figure), default=0)
+    others = {f: s for f, s in stages.items() if f != figure}
+    if move.kind in ("stage", "new_stage"):
+        if move.stage < 1:
+            raise ValidationError("a stage is a number from 1")
+        # Joining a column that does not exist yet opens the next one.
+        target = min(move.stage, count + 1)
+        if move.kind == "new_stage":
+            others = {
+                f: (s + 1 if s is not None and s >= target else s) for f, s in others.items()
+            }
+        return target, others
+    if move.kind == "unranked":
+        return None, others
+    if move.kind == "tie_previous":
+        position = figures.index(figure)
+        if position == 0:
+            raise ValidationError(f"{figure} is the first exam; there is no previous one to tie")
+        previous = figures[position - 1]
+        if stages.get(previous) is None:
+            raise ValidationError(f"{previous} has no stage yet; place it first")
+        return stages[previous], others
+    raise ValidationError(f"unknown move {move.kind!r}")  # pragma: no cover - Literal guards it

@@ -1,10 +1,11 @@
 """``annotator repair``: recompute every derived case state and fix the ones that drifted.
 
 A case's state follows from its active annotations (every one submitted -> in review). Row
-locks now keep concurrent writers from leaving a case behind (``caseflow.lock_case``); a store
-written before that, or restored from an odd backup, may still hold a case in ``annotating``
-whose annotations are all submitted. Repair finds each such case and moves it through the same
-transition the app uses, recorded in the history like any other change.
+locks now keep concurrent writers from leaving a case behind
+(``services.review.caseflow.lock_case``); a store written before that, or restored from an
+odd backup, may still hold a case in ``annotating`` whose annotations are all submitted.
+Repair finds each such case and moves it through the same transition the app uses, recorded
+in the history like any other change.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from annotator.domain.states import CaseState, Role, case_state_after_submissions
-from annotator.services.caseflow import active_annotations, refresh_case_state
-from annotator.services.project import Project
+from annotator.services.review.base import active_annotations
+from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.users import require_role
+from annotator.store.project import Project
 from annotator.store.schema import Case
 
 

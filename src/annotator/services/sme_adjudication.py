@@ -16,11 +16,11 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import NotFound, ValidationError
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.sme_review import BenchmarkCard, Pane, benchmark_of, card, pane
 from annotator.services.users import require_reader_of_others, require_role
 from annotator.sme.verdict import Verdict, check_field, conflicts
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -10,8 +10,8 @@ from typing import Any
 
 from annotator.resources import asset_path
 from annotator.services import sme_adjudication, sme_review
-from annotator.services.project import Project
 from annotator.services.sme_import import import_benchmarks, import_items
+from annotator.store.project import Project
 
 SME_DEMO = "sme_demo"
 # What a careful SME concludes: (applicability, outcome, score, clause or condition index,

@@ -15,14 +15,14 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import AnnotatorError
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.sme_review import benchmark_of
 from annotator.services.users import require_role
 from annotator.sme.items import ItemProblem, ReviewItem, read_items
 from annotator.sme.lint import Problem, lint
 from annotator.sme.spec import REVIEWED, Benchmark
 from annotator.sme.verdict import check_score
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     SmeAdjudication,
     SmeBenchmark,

@@ -9,47 +9,28 @@ counted as ``unresolved``.
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.services.project import Project
 from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme_review import benchmark_of
 from annotator.services.users import require_reader_of_others
-from annotator.sme.reliability import Reliability, by_case, reliability
+from annotator.sme.reliability import by_case, reliability
 from annotator.sme.results import (
     MIN_ITEMS,
     N_RESAMPLES,
-    BenchmarkResult,
     ItemOutcome,
-    RubricResult,
+    SmeResults,
     benchmark_result,
     rubric_results,
 )
 from annotator.sme.spec import REVIEWED, Benchmark
 from annotator.sme.verdict import Verdict, reference
+from annotator.store.project import Project
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask
-
-
-@dataclass(frozen=True)
-class SmeResults:
-    """Everything ``sme-results`` writes and the page's results tab shows."""
-
-    benchmarks: list[BenchmarkResult]
-    rubrics: list[RubricResult]
-    reliability: list[Reliability]
-    basis: dict[str, Any]
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "basis": self.basis,
-            "benchmarks": [asdict(b) for b in self.benchmarks],
-            "rubrics": [asdict(r) for r in self.rubrics],
-            "reliability": [asdict(r) for r in self.reliability],
-        }
 
 
 @dataclass

@@ -18,13 +18,13 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import NotFound, StateError, ValidationError
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, check_field, cleaned, missing_fields, stale_fields
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, User, utcnow
 
 # Queue states shown to the SME (needs_recheck overrides the stored state).

@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from annotator.domain.states import Role
-from annotator.services.project import Project
 from annotator.services.users import READERS_OF_OTHERS
+from annotator.store.project import Project
 from annotator.store.schema import User
 
 

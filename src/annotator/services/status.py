@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from annotator.domain.states import CaseState
-from annotator.services.project import Project
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, User
 
 

@@ -11,8 +11,8 @@ from annotator.domain.passwords import hash_password, verify_password
 from annotator.domain.states import ROLES, Role
 from annotator.domain.text import printable
 from annotator.errors import NotFound, PermissionDenied, ValidationError
-from annotator.services.history import record
-from annotator.services.project import Project
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import User, UserRole
 
 SETUP_ACTOR = "(setup)"

@@ -20,8 +20,9 @@ from annotator.domain.states import AnnotationState
 from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
-from annotator.services.project import Project
 from annotator.services.users import get_user, list_users
+from annotator.store.image_record import ImageRecord
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).
@@ -140,24 +141,7 @@ def natural_key(text: str) -> tuple[Any, ...]:
     return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text))
 
 
-@dataclass(frozen=True)
-class ImageRef:
-    """One stored image of a case, as the viewer and the exam strip need it."""
-
-    sha256: str
-    draft_path: str
-    media_type: str
-    width: int
-    height: int
-    frames: int
-    figures: tuple[str, ...]
-    name: str | None
-    caption: str | None
-    dicom_header: dict[str, Any]
-    attribution: dict[str, Any]
-
-
-def case_images(project: Project, annotator: str, case_id: str) -> dict[str, list[ImageRef]]:
+def case_images(project: Project, annotator: str, case_id: str) -> dict[str, list[ImageRecord]]:
     """The images of each exam (figure -> images in the exam's ``image_paths`` order).
 
     Reads the revision the annotator's annotation is on; an exam without images maps to an
@@ -182,8 +166,8 @@ def case_images(project: Project, annotator: str, case_id: str) -> dict[str, lis
             session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id))
         )
         content = revision.content
-    refs = {img.draft_path: _ref(img) for img in stored}
-    out: dict[str, list[ImageRef]] = {}
+    refs = {img.draft_path: ImageRecord.from_row(img) for img in stored}
+    out: dict[str, list[ImageRecord]] = {}
     for exam in content.get("imaging_examinations") or []:
         if not isinstance(exam, dict) or "figure" not in exam:
             continue
@@ -196,22 +180,6 @@ def case_images(project: Project, annotator: str, case_id: str) -> dict[str, lis
         )
         out[figure] = listed + extra
     return out
-
-
-def _ref(img: CaseImage) -> ImageRef:
-    return ImageRef(
-        sha256=img.sha256,
-        draft_path=img.draft_path,
-        media_type=img.media_type,
-        width=img.width,
-        height=img.height,
-        frames=max(1, img.frames or 1),
-        figures=tuple(str(f) for f in img.figures or []),
-        name=img.name,
-        caption=img.caption,
-        dicom_header=dict(img.dicom_header or {}),
-        attribution=dict(img.attribution or {}),
-    )
 
 
 def image_bytes(project: Project, sha256: str) -> bytes:

@@ -28,7 +28,7 @@ from annotator.domain.states import AnnotationState
 from annotator.errors import StateError
 from annotator.services import annotating
 from annotator.services.annotating import EditResult
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 RESUME_PREFIX = "resume:"
 IDENTITY_FILE = "identity.json"

@@ -10,12 +10,10 @@ import csv
 import html
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annotator.agreement.charts import _line, _svg, _text
-
-if TYPE_CHECKING:
-    from annotator.services.sme_results import SmeResults
+from annotator.sme.results import SmeResults
 
 BENCHMARK_COLUMNS = (
     "code", "label", "parent_rubric", "evaluator_type", "weight", "items", "unresolved",

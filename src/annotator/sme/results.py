@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
 from annotator.agreement.bootstrap import bootstrap_draws
 from annotator.sme.formula import FormulaError, normaliser
+from annotator.sme.reliability import Reliability
 from annotator.sme.spec import Benchmark
 
 N_RESAMPLES = 1000
@@ -58,6 +60,24 @@ class RubricResult:
     weight_scored: float  # sum of the weights of benchmarks with a score
     score: float | None  # sum of weight x benchmark score, None unless every benchmark scored
     score_ci: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class SmeResults:
+    """Everything ``sme-results`` writes and the page's results tab shows."""
+
+    benchmarks: list[BenchmarkResult]
+    rubrics: list[RubricResult]
+    reliability: list[Reliability]
+    basis: dict[str, Any]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "basis": self.basis,
+            "benchmarks": [asdict(b) for b in self.benchmarks],
+            "rubrics": [asdict(r) for r in self.rubrics],
+            "reliability": [asdict(r) for r in self.reliability],
+        }
 
 
 def benchmark_seed(code: str, seed: int) -> int:

@@ -138,7 +138,7 @@ class RevisionRecord(_Model):
     warnings: list[Any] = Field(default_factory=list)
 
 
-class ImageRecord(_Model):
+class BundleImage(_Model):
     """One image of the revision; its bytes are the member ``images/<sha256>``."""
 
     draft_path: str
@@ -160,7 +160,7 @@ class BundleCase(_Model):
     case_id: str
     case_state: CaseStateName
     revision: RevisionRecord
-    images: list[ImageRecord]
+    images: list[BundleImage]
     annotation: AnnotationRecord
 
 

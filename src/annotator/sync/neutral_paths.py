@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from annotator.imaging.probe import DICOM, JPEG, PNG
-from annotator.sync.formats import ImageRecord, RevisionRecord
+from annotator.sync.formats import BundleImage, RevisionRecord
 
 _SUFFIX = {DICOM: ".dcm", PNG: ".png", JPEG: ".jpg"}
 
 
-def neutral_names(images: list[ImageRecord]) -> dict[str, str]:
+def neutral_names(images: list[BundleImage]) -> dict[str, str]:
     """Draft path -> ``images/<n><suffix>``, numbered in the records' order from 1."""
     return {
         img.draft_path: f"images/{n}{_SUFFIX.get(img.media_type, '')}"
@@ -26,8 +26,8 @@ def neutral_names(images: list[ImageRecord]) -> dict[str, str]:
     }
 
 
-def neutralise(revision: RevisionRecord, images: list[ImageRecord]
-               ) -> tuple[RevisionRecord, list[ImageRecord]]:
+def neutralise(revision: RevisionRecord, images: list[BundleImage]
+               ) -> tuple[RevisionRecord, list[BundleImage]]:
     """The revision and image records with every draft path replaced by its neutral name."""
     names = neutral_names(images)
     # Longest first, so a path that is a prefix of another never cuts into it.

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from annotator.errors import StateError
-from annotator.services.project import Project
+from annotator.store.project import Project
 from annotator.store.schema import Setting
 
 OFFLINE_KEY = "offline_project"

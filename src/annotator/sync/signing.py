@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from annotator.sync.container import canonical_json
 from annotator.sync.offline import get_setting, put_setting
 
 _KEY_CONTEXT = b"annotator package signing key v1\x00"
@@ -40,8 +41,6 @@ def signing_key(secret_hex: str) -> bytes:
 
 def signed_body(manifest: Mapping[str, Any]) -> bytes:
     """What the signature covers: the manifest without its checksum and signature."""
-    from annotator.sync.container import canonical_json
-
     return canonical_json({k: v for k, v in manifest.items() if k not in ("checksum",
                                                                            "signature")})
 

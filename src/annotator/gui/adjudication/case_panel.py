@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.review.notes import Note
-from annotator.services.review_view import CaseDetail
+from annotator.services.review.view import CaseDetail
 
 STRIP_ICON = 88
 

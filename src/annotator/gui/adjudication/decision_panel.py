@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.gui.adjudication.format import STATE_COLOUR, STATE_TEXT, one_line, value_html
-from annotator.services.review_queue import QueueItem
+from annotator.services.review.queue import QueueItem
 
 _CARD = "QFrame#card {border:1px solid #c8c8c8; border-radius:6px; background:#fafafa}"
 _PICKED = "QFrame#card {border:2px solid #1a73e8; border-radius:6px; background:#eef4fd}"

@@ -14,8 +14,8 @@ from annotator.gui.adjudication.format import is_board
 from annotator.review.disagreement import SCALES
 from annotator.review.order_board import merge_boards
 from annotator.review.textdiff import diff_html
-from annotator.services.review_queue import QueueItem
-from annotator.services.review_view import CaseDetail
+from annotator.services.review.queue import QueueItem
+from annotator.services.review.view import CaseDetail
 
 
 def edit_dialog(

@@ -8,7 +8,7 @@ from typing import Any
 from annotator.review.conflicts import item_label
 from annotator.review.order_board import board_text
 from annotator.review.textdiff import diff_html
-from annotator.services.review_view import CaseDetail
+from annotator.services.review.view import CaseDetail
 
 STATE_TEXT = {
     "open": "open",

@@ -1,7 +1,7 @@
 """The meta-review page: queue, conflicting items side by side, the case at hand.
 
 The page only composes widgets and calls the review services; every decision goes through
-``review_actions.decide_value`` (a letter) or ``review.decide`` (an edited value), the same
+``actions.decide_value`` (a letter) or ``decisions.decide`` (an edited value), the same
 paths the command line uses. Images are rendered on the thread pool.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from annotator.domain.labels import split_key
+from annotator.domain.labels import REASON_CODES, split_key
 from annotator.errors import AnnotatorError
 from annotator.gui.adjudication.case_panel import CasePanel
 from annotator.gui.adjudication.decision_panel import DecisionPanel, ItemsTable
@@ -24,8 +24,8 @@ from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
-from annotator.services import review, review_actions, review_queue, review_reopen
-from annotator.services.review_view import CaseDetail, case_detail, case_images
+from annotator.services.review import actions, decisions, queue, reopen
+from annotator.services.review.view import CaseDetail, case_detail, case_images
 
 PREVIEW_SIZE = 480
 
@@ -109,7 +109,7 @@ class ReviewPage(QWidget):
     def refresh(self, keep: str | None = None, keep_key: str | None = None) -> None:
         """Reload the queue (and the current case), keeping the current case and item."""
         keep = keep or self.queue.current()
-        self.queue.set_entries(review_queue.case_queue(self.project, self.user), keep)
+        self.queue.set_entries(queue.case_queue(self.project, self.user), keep)
         current = self.queue.current()
         if current is None:
             self.detail = None
@@ -228,11 +228,11 @@ class ReviewPage(QWidget):
 
         def run() -> None:
             if source in item.values:  # a letter: the same path as review --decide
-                review_actions.decide_value(
+                actions.decide_value(
                     self.project, self.user or "", detail.case_id, item.key, source, code, text
                 )
             else:
-                review.decide(
+                decisions.decide(
                     self.project, self.user or "", detail.case_id, item.key, value, code, text
                 )
 
@@ -242,7 +242,7 @@ class ReviewPage(QWidget):
     def _after_change(self, case_id: str, keep_key: str | None = None) -> None:
         # One case changed: update its row and reload it, not the whole queue (fast with
         # hundreds of cases); F5 reloads and re-sorts everything.
-        self.queue.update_entry(review_queue.case_entry(self.project, self.user, case_id))
+        self.queue.update_entry(queue.case_entry(self.project, self.user, case_id))
         self.load_case(case_id, keep_key)
 
     def reopen(self) -> None:
@@ -254,7 +254,7 @@ class ReviewPage(QWidget):
 
         def accepted() -> None:
             if self._act(
-                lambda: review_reopen.reopen_decision(
+                lambda: reopen.reopen_decision(
                     self.project, self.user or "", detail.case_id, item.key, dialog.value
                 ),
                 f"Reopened {item.label}.",
@@ -268,7 +268,7 @@ class ReviewPage(QWidget):
         if detail is None:
             return
         if self._act(
-            lambda: review.green_light(self.project, self.user or "", detail.case_id),
+            lambda: decisions.green_light(self.project, self.user or "", detail.case_id),
             f"{detail.case_id} is green-lit.",
         ):
             self._after_change(detail.case_id)
@@ -284,7 +284,9 @@ class ReviewPage(QWidget):
 
         def accepted() -> None:
             if self._act(
-                lambda: review.exclude(self.project, self.user or "", detail.case_id, dialog.value),
+                lambda: decisions.exclude(
+                    self.project, self.user or "", detail.case_id, dialog.value
+                ),
                 f"{detail.case_id} is excluded.",
             ):
                 self._after_change(detail.case_id)
@@ -292,19 +294,19 @@ class ReviewPage(QWidget):
         self._open(dialog, accepted)
 
     def bulk_green(self) -> None:
-        outcome = review_actions.green_light_unanimous(self.project, self.user or "")
+        outcome = actions.green_light_unanimous(self.project, self.user or "")
         self.say(f"{len(outcome.done)} unanimous case(s) green-lit.")
         self.refresh()
 
     def bulk_optional(self) -> None:
-        codes = self.detail.reason_codes if self.detail else review.REASON_CODES
+        codes = self.detail.reason_codes if self.detail else REASON_CODES
         value = ChoiceDialog(
             "Every open optional vs unnecessary conflict becomes",
             [("optional", "optional"), ("unnecessary", "unnecessary")], "optional", self,
         )  # fmt: skip
 
         def run(code: str) -> None:
-            outcome = review_actions.bulk_decide(self.project, self.user or "", value.value, code)
+            outcome = actions.bulk_decide(self.project, self.user or "", value.value, code)
             self.say(f"{len(outcome.done)} conflict(s) decided as {value.value}.")
             self.refresh()
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from annotator.gui.adjudication.format import CASE_MARK
-from annotator.services.review_queue import CaseEntry
+from annotator.services.review.queue import CaseEntry
 
 _GREY = QColor("#8a8a8a")
 

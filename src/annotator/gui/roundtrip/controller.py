@@ -27,7 +27,7 @@ from annotator.gui.roundtrip.keymap import (
 )
 from annotator.gui.roundtrip.send_work import SendMyWork
 from annotator.gui.workers import run_in_background
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 if TYPE_CHECKING:
     from annotator.gui.main_window import MainWindow
@@ -130,8 +130,8 @@ class RoundTripActions(QObject):
 
     def open_bundle(self, bundle: Path, folder: Path) -> None:
         """Unbundle off the GUI thread, then open the new project on the annotate page."""
-        from annotator.services.project import open_project
-        from annotator.sync.unbundle import unbundle
+        from annotator.services.sync_unbundle import unbundle
+        from annotator.store.project import open_project
 
         if self.opening:
             return

@@ -10,9 +10,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from annotator.services.sync_status import RoundTripRow
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import PackageImportReport
-from annotator.sync.status import RoundTripRow
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole

@@ -1,8 +1,8 @@
 """The curator's round-trip window: per annotator what went out and what came back.
 
 A non-modal window beside the main one (like the shortcut sheet). The table is
-``sync.status.roundtrip_status``; "Make bundle for..." writes one annotator's work bundle and
-"Import packages..." imports annotators' packages and lists what happened to every case
+``services.sync_status.roundtrip_status``; "Make bundle for..." writes one annotator's work
+bundle and "Import packages..." imports annotators' packages and lists what happened to every case
 (added, unchanged, stale, refused) or why a package was refused whole. Both run off the GUI
 thread; the methods taking paths (``make_bundle_to``, ``import_files``) are what the buttons
 and the tests call after the choosers.
@@ -144,7 +144,7 @@ class RoundTripView(QWidget):
 
     def refresh(self) -> None:
         """Read the round-trip status off the GUI thread."""
-        from annotator.sync.status import roundtrip_status
+        from annotator.services.sync_status import roundtrip_status
 
         project = self.project
         run_in_background(lambda: roundtrip_status(project), self._show_rows,
@@ -201,7 +201,7 @@ class RoundTripView(QWidget):
 
     def make_bundle_to(self, annotator: str, path: Path) -> None:
         """Write ``annotator``'s work bundle to ``path`` off the GUI thread."""
-        from annotator.sync.bundle import make_bundle
+        from annotator.services.sync_bundle import make_bundle
 
         if self.busy:
             return
@@ -225,7 +225,7 @@ class RoundTripView(QWidget):
 
     def import_files(self, paths: list[Path]) -> None:
         """Import packages off the GUI thread; the report lists every case."""
-        from annotator.sync.package_import import import_packages
+        from annotator.services.sync_package_import import import_packages
 
         if self.busy:
             return

@@ -13,10 +13,10 @@ from annotator.gui.workspace.session import CaseSession
 from annotator.gui.workspace.viewer import Slice
 from annotator.imaging.render import default_frame_index
 from annotator.services import draft_fixes, order_board
-from annotator.services.workspace import ImageRef
+from annotator.store.image_record import ImageRecord
 
 
-def series_of(images: list[ImageRef]) -> tuple[list[Slice], int]:
+def series_of(images: list[ImageRecord]) -> tuple[list[Slice], int]:
     """An exam's slices (every frame of every image) and the slice to start on."""
     slices: list[Slice] = [(ref, frame) for ref in images for frame in range(ref.frames)]
     if not images:
@@ -28,7 +28,7 @@ def series_of(images: list[ImageRef]) -> tuple[list[Slice], int]:
 
 
 def exam_card(
-    session: CaseSession, figure: str, refs: list[ImageRef], thumbnail: QImage | None
+    session: CaseSession, figure: str, refs: list[ImageRecord], thumbnail: QImage | None
 ) -> ExamCard:
     """The card of one exam: effective metadata, the annotator's labels, the suggestion."""
     s = session

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.services import workspace
-from annotator.services.project import Project
 from annotator.services.workspace import FILTERS, CaseRow
+from annotator.store.project import Project
 
 Index = QModelIndex | QPersistentModelIndex
 STATE_COLOUR = {"assigned": "#7f8c8d", "in_progress": "#d68910", "submitted": "#1e8449"}

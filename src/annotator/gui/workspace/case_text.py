@@ -44,16 +44,7 @@ def _other_text(value: Any) -> str:
 
 def case_html(content: dict[str, Any], final_diagnosis: str) -> str:
     """The case as HTML; ``final_diagnosis`` is the annotator's current value."""
-    parts: list[str] = []
-    title = content.get("case_title") or content.get("case_id", "")
-    parts.append(f"<h3 style='margin:0'>{_text(title)}</h3>")
-    where = " · ".join(_text(content[k]) for k in ("case_id", "section", "area_of_interest")
-                       if content.get(k))
-    parts.append(f"<p style='color:#555;margin:2px 0'>{where}</p>")
-    url = content.get("source_url")
-    if isinstance(url, str) and url.startswith(("http://", "https://")):
-        parts.append(f"<p><a href='{html.escape(url, quote=True)}'>Open the source case</a>"
-                     f" <span style='color:#777'>({_text(url)})</span></p>")
+    parts = [_header_html(content)]
     parts.append(f"<h4>Clinical history</h4><p>{_text(content.get('clinical_history') or '—')}</p>")
     draft_final = str(content.get("final_diagnosis") or "")
     parts.append(f"<h4>Final diagnosis</h4><p><b>{_text(final_diagnosis or '—')}</b> "
@@ -62,16 +53,7 @@ def case_html(content: dict[str, Any], final_diagnosis: str) -> str:
         parts.append("<br><span style='color:#a04000'>your fix; draft: "
                      f"{_text(draft_final)}</span>")
     parts.append("</p>")
-    item = _dict(content.get("item"))
-    mcq = _dict(item.get("mcq"))
-    options = mcq.get("options")
-    if isinstance(options, dict):
-        options = [f"{k}. {v}" for k, v in options.items()]
-    if isinstance(options, list) and options:
-        listed = "".join(f"<li>{_text(o)}</li>" for o in options)
-        parts.append(f"<h4>Differential options</h4><ul>{listed}</ul>")
-    if item.get("stem"):
-        parts.append(f"<h4>Question</h4><p>{_text(item['stem'])}</p>")
+    parts.append(_question_html(_dict(content.get("item"))))
     parts.append(_exams_html(content))
     for key in sorted(k for k in content if k not in _SHOWN):
         value = content[key]
@@ -82,6 +64,34 @@ def case_html(content: dict[str, Any], final_diagnosis: str) -> str:
     credit = [f"{k}: {_text(content[k])}" for k in ("author", "license") if content.get(k)]
     if credit:
         parts.append(f"<p style='color:#777'>{' · '.join(credit)}</p>")
+    return "".join(parts)
+
+
+def _header_html(content: dict[str, Any]) -> str:
+    """Title, where the case comes from, and a link to the source case."""
+    title = content.get("case_title") or content.get("case_id", "")
+    parts = [f"<h3 style='margin:0'>{_text(title)}</h3>"]
+    where = " · ".join(_text(content[k]) for k in ("case_id", "section", "area_of_interest")
+                       if content.get(k))
+    parts.append(f"<p style='color:#555;margin:2px 0'>{where}</p>")
+    url = content.get("source_url")
+    if isinstance(url, str) and url.startswith(("http://", "https://")):
+        parts.append(f"<p><a href='{html.escape(url, quote=True)}'>Open the source case</a>"
+                     f" <span style='color:#777'>({_text(url)})</span></p>")
+    return "".join(parts)
+
+
+def _question_html(item: dict[str, Any]) -> str:
+    """The differential options and the question stem, when the case has them."""
+    parts: list[str] = []
+    options = _dict(item.get("mcq")).get("options")
+    if isinstance(options, dict):
+        options = [f"{k}. {v}" for k, v in options.items()]
+    if isinstance(options, list) and options:
+        listed = "".join(f"<li>{_text(o)}</li>" for o in options)
+        parts.append(f"<h4>Differential options</h4><ul>{listed}</ul>")
+    if item.get("stem"):
+        parts.append(f"<h4>Question</h4><p>{_text(item['stem'])}</p>")
     return "".join(parts)
 
 

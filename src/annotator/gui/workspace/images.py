@@ -22,8 +22,8 @@ from PySide6.QtGui import QImage
 from annotator.imaging.decode import DecodedFrame, decode_frame
 from annotator.imaging.thumbnails import ThumbnailCache
 from annotator.services import workspace
-from annotator.services.project import Project
 from annotator.services.workspace_state import cache_dir
+from annotator.store.project import Project
 
 Decoder = Callable[[bytes, int, str], DecodedFrame]
 BYTES_BUDGET = 256 * 1024 * 1024

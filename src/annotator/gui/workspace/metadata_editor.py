@@ -26,7 +26,7 @@ from annotator.gui.workspace.autosave import TextBinding
 from annotator.gui.workspace.session import CaseSession
 from annotator.review.items import draft_value
 from annotator.services import draft_fixes
-from annotator.services.workspace import ImageRef
+from annotator.store.image_record import ImageRecord
 
 FIELD_TEXT = {
     "modality": "Modality",
@@ -49,7 +49,7 @@ class MetadataEditor(QWidget):
         self,
         session: CaseSession,
         exam: Callable[[], str],
-        images: Callable[[str], list[ImageRef]],
+        images: Callable[[str], list[ImageRecord]],
         header: Callable[[str], dict[str, str] | None],
         parent: QWidget | None = None,
     ) -> None:

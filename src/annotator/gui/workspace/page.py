@@ -30,7 +30,7 @@ from annotator.gui.workspace.session import CaseSession
 from annotator.gui.workspace.viewer import ImageViewer
 from annotator.services import draft_fixes, order_board, workspace, workspace_state
 from annotator.services.order_board import Move
-from annotator.services.workspace import ImageRef
+from annotator.store.image_record import ImageRecord
 
 RESUME_SAVE_MS = 1500
 
@@ -46,7 +46,7 @@ class AnnotatePage(QWidget):
         self.user = context.user
         self.session = CaseSession(self.project, self.user, self)
         self.loader = ImageLoader(self.project, self)
-        self.images: dict[str, list[ImageRef]] = {}
+        self.images: dict[str, list[ImageRecord]] = {}
         self.exam = ""
         self.viewer_states: dict[str, dict[str, Any]] = {}
         self.resume = workspace_state.load_resume(self.project, self.user)
@@ -195,7 +195,7 @@ class AnnotatePage(QWidget):
             return
         project, user = self.project, self.user
 
-        def wanted(images: dict[str, list[ImageRef]]) -> None:
+        def wanted(images: dict[str, list[ImageRecord]]) -> None:
             starts = []
             for refs in images.values():
                 slices, start = series_of(refs)

@@ -19,7 +19,7 @@ from annotator.errors import AnnotatorError, ConflictError, StoreUnavailable
 from annotator.gui.workspace.undo import EditCommand
 from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView, EditResult
-from annotator.services.project import Project
+from annotator.store.project import Project
 
 
 class CaseSession(QObject):

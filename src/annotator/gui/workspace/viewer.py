@@ -20,10 +20,10 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from annotator.gui.workspace.images import ImageLoader, to_qimage
 from annotator.imaging.decode import DecodedFrame
 from annotator.imaging.window import apply_window, preset
-from annotator.services.workspace import ImageRef
+from annotator.store.image_record import ImageRecord
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 32.0
-Slice = tuple[ImageRef, int]
+Slice = tuple[ImageRecord, int]
 
 
 class ImageViewer(QWidget):

@@ -18,9 +18,10 @@ from sqlalchemy.orm import Session
 from annotator import __version__
 from annotator.domain.states import Role
 from annotator.errors import ValidationError
-from annotator.services.history import record
-from annotator.services.project import Project
 from annotator.services.users import get_user, require_role
+from annotator.store.history import record
+from annotator.store.image_record import ImageRecord
+from annotator.store.project import Project
 from annotator.store.schema import (
     Annotation,
     Case,
@@ -37,9 +38,9 @@ from annotator.sync.formats import (
     BUNDLE_KIND,
     BundleCase,
     BundleContent,
+    BundleImage,
     BundleManifest,
     CaseRef,
-    ImageRecord,
     RevisionRecord,
     SyncFileError,
 )
@@ -165,21 +166,8 @@ def _bundle_cases(
     return cases, images
 
 
-def _image_record(image: CaseImage) -> ImageRecord:
-    return ImageRecord(
-        draft_path=image.draft_path,
-        sha256=image.sha256,
-        media_type=image.media_type,
-        width=image.width,
-        height=image.height,
-        frames=image.frames,
-        figures=list(image.figures),
-        name=image.name,
-        caption=image.caption,
-        attribution=dict(image.attribution),
-        removed=list(image.removed),
-        dicom_header=dict(image.dicom_header),
-    )
+def _image_record(image: CaseImage) -> BundleImage:
+    return BundleImage(**ImageRecord.from_row(image).as_dict())
 
 
 def read_bundle(path: Path) -> tuple[BundleManifest, BundleContent, dict[str, bytes]]:

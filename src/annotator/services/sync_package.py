@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 
 from annotator import __version__
 from annotator.errors import ValidationError
-from annotator.services.project import Project
 from annotator.services.users import get_user
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseRevision, utcnow
 from annotator.sync.container import CONTENT, read_container, write_container
 from annotator.sync.formats import (

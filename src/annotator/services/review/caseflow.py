@@ -2,36 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import AnnotationState, CaseState, case_state_after_submissions
-from annotator.services.history import record
+from annotator.services.review.base import active_annotations
+from annotator.services.review.detect import on_enter_review
+from annotator.store.history import record
 from annotator.store.schema import Annotation, Case, utcnow
-
-
-def active_annotations(session: Session, case: Case) -> list[Annotation]:
-    return list(
-        session.scalars(
-            select(Annotation)
-            .where(Annotation.case_pk == case.id, Annotation.withdrawn_at.is_(None))
-            .order_by(Annotation.id)
-        )
-    )
-
-
-def active_annotation(session: Session, case: Case, user_id: uuid.UUID) -> Annotation | None:
-    """The user's current (not withdrawn) annotation of the case, if any."""
-    return session.scalars(
-        select(Annotation).where(
-            Annotation.case_pk == case.id,
-            Annotation.annotator_id == user_id,
-            Annotation.withdrawn_at.is_(None),
-        )
-    ).first()
 
 
 def send_for_recheck(
@@ -83,8 +62,6 @@ def refresh_case_state(session: Session, case: Case, actor: str) -> str:
         record(session, actor, "case_state", case_pk=case.id, before=before, after=new.value)
         if new is CaseState.IN_REVIEW:
             # Conflicts and reviewer letters are recorded the moment a case enters review.
-            from annotator.services.review_detect import on_enter_review
-
             session.flush()
             on_enter_review(session, case)
     return case.state

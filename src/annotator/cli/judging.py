@@ -7,6 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.judging.report import issue_json, table9_matrix, write_reports
+from annotator.services.judge_agreement import judge_agreement
+from annotator.services.judge_csv import import_scores_csv
+from annotator.services.judge_import import import_runs
+from annotator.services.judge_review import adjudicate, item_of, list_conflicts
+from annotator.services.judge_scoring import assign
+
 
 def register(subparsers: Any) -> None:
     """Add the ``judge-*`` subcommands to the ``annotator`` parser."""
@@ -42,30 +50,21 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.services.judge_import import import_runs
-
-    project = _project(args)
-    report = import_runs(project, _actor(project, args), args.runs)
+    project = project_of(args)
+    report = import_runs(project, actor_of(project, args), args.runs)
     print("\n".join(report.lines()))
     return 0
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.services.judge_scoring import assign
-
-    project = _project(args)
-    print(f"{assign(project, _actor(project, args), args.per_item)} assignment(s) added")
+    project = project_of(args)
+    print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
     return 0
 
 
 def cmd_scores(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.services.judge_csv import import_scores_csv
-
-    project = _project(args)
-    report = import_scores_csv(project, _actor(project, args), args.file)
+    project = project_of(args)
+    report = import_scores_csv(project, actor_of(project, args), args.file)
     print(f"{report.rows} row(s) read, {report.submitted} sheet(s) submitted")
     for line in report.drafts:
         print(f"left as draft: {line}")
@@ -73,13 +72,10 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
 
 def cmd_conflicts(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.services.judge_review import list_conflicts
-
-    project = _project(args)
-    found = list_conflicts(project, _actor(project, args), open_only=args.open)
+    project = project_of(args)
+    found = list_conflicts(project, actor_of(project, args), open_only=args.open)
     if args.json:
-        _print_json(
+        print_json(
             [
                 {
                     "run": c.run,
@@ -102,29 +98,22 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.services.judge_review import adjudicate, item_of
-
-    project = _project(args)
+    project = project_of(args)
     value: Any = int(args.value) if args.value.isdigit() else args.value
     item = item_of(project, args.run, args.case_id)
-    adjudicate(project, _actor(project, args), item, args.key, value, args.reason)
+    adjudicate(project, actor_of(project, args), item, args.key, value, args.reason)
     print(f"decided {args.run} {args.case_id} {args.key} = {value}")
     return 0
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.judging.report import issue_json, table9_matrix, write_reports
-    from annotator.services.judge_agreement import judge_agreement
-
-    project = _project(args)
-    report = judge_agreement(project, _actor(project, args))
+    project = project_of(args)
+    report = judge_agreement(project, actor_of(project, args))
     if args.out:
         for path in write_reports(report, args.out):
             print(f"wrote {path}")
     if args.json:
-        _print_json(issue_json(report))
+        print_json(issue_json(report))
     elif not args.out:
         raters = report["raters"]
         print("macro binary agreement (Table 9 layout)")

@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import CaseState
 from annotator.errors import StateError, ValidationError
-from annotator.services.caseflow import active_annotations
-from annotator.services.history import record
-from annotator.services.project import Project
-from annotator.services.review import adjudicator, decision_rows, get_case, revoke
+from annotator.services.review.base import active_annotations, adjudicator, decision_rows, get_case
+from annotator.services.review.decisions import revoke
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import Case, utcnow
 
 

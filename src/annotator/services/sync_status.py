@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.domain.states import Role
-from annotator.services.project import Project
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, SyncBundle, SyncPackage, User
 from annotator.sync.offline import require_curator_side
 

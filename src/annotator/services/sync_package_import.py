@@ -21,10 +21,12 @@ from annotator.domain import labels as L
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.domain.suggestions import figures
 from annotator.errors import AnnotatorError, NotFound
-from annotator.services.caseflow import active_annotation, refresh_case_state, send_for_recheck
-from annotator.services.history import record
-from annotator.services.project import Project
+from annotator.services.review.base import active_annotation
+from annotator.services.review.caseflow import refresh_case_state, send_for_recheck
+from annotator.services.sync_package import read_package
 from annotator.services.users import get_user, require_role
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import (
     Annotation,
     Case,
@@ -37,7 +39,6 @@ from annotator.store.schema import (
 from annotator.sync.formats import HistoryItem, PackageCase, PackageManifest, SyncFileError
 from annotator.sync.import_report import STATUSES, CaseResult, PackageImportReport
 from annotator.sync.offline import get_setting, offline_info
-from annotator.sync.package import read_package
 from annotator.sync.records import history_row
 from annotator.sync.signing import bundle_key, verify
 

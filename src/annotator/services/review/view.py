@@ -9,8 +9,7 @@ from sqlalchemy import select
 
 from annotator.domain.suggestions import figures
 from annotator.review.notes import Note, notes_of
-from annotator.services.project import Project
-from annotator.services.review import (
+from annotator.services.review.base import (
     current_content,
     get_case,
     own_case_reason,
@@ -18,9 +17,10 @@ from annotator.services.review import (
     review_in,
     submitted_labels,
 )
-from annotator.services.review_detect import letters_of, sync_case
-from annotator.services.review_queue import QueueItem, case_queue_items
+from annotator.services.review.detect import letters_of, sync_case
+from annotator.services.review.queue import QueueItem, case_queue_items
 from annotator.services.users import require_reader_of_others
+from annotator.store.project import Project
 from annotator.store.schema import CaseImage, ReviewRecord
 
 

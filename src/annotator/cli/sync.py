@@ -12,7 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.errors import AnnotatorError
+from annotator.services.sync_bundle import make_bundle
+from annotator.services.sync_package import make_package
+from annotator.services.sync_package_import import import_packages
+from annotator.services.sync_status import roundtrip_status
+from annotator.services.sync_unbundle import unbundle
+from annotator.sync.formats import SyncFileError
+from annotator.sync.import_report import STATUSES
 
 
 def register(subparsers: Any) -> None:
@@ -40,11 +48,8 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.sync.bundle import make_bundle
-
-    project = _project(args)
-    result = make_bundle(project, _actor(project, args), args.annotator, Path(args.out))
+    project = project_of(args)
+    result = make_bundle(project, actor_of(project, args), args.annotator, Path(args.out))
     print(
         f"bundle for {result.annotator}: {len(result.case_ids)} case(s), "
         f"{result.images} image(s) written to {result.path}"
@@ -53,8 +58,6 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 
 def cmd_unbundle(args: argparse.Namespace) -> int:
-    from annotator.sync.unbundle import unbundle
-
     if not args.project:
         raise AnnotatorError("unbundle needs --project DIR: the new folder for your project")
     result = unbundle(Path(args.file), args.project)
@@ -66,10 +69,7 @@ def cmd_unbundle(args: argparse.Namespace) -> int:
 
 
 def cmd_package(args: argparse.Namespace) -> int:
-    from annotator.cli import _project
-    from annotator.sync.package import make_package
-
-    result = make_package(_project(args), Path(args.out))
+    result = make_package(project_of(args), Path(args.out))
     print(
         f"package {result.sequence} of {result.annotator}: {len(result.case_ids)} case(s), "
         f"{result.changes} new change(s), written to {result.path}"
@@ -78,16 +78,11 @@ def cmd_package(args: argparse.Namespace) -> int:
 
 
 def cmd_package_import(args: argparse.Namespace) -> int:
-    from annotator.cli import EXIT_FAILED, _actor, _print_json, _project
-    from annotator.sync.formats import SyncFileError
-    from annotator.sync.import_report import STATUSES
-    from annotator.sync.package_import import import_packages
-
-    project = _project(args)
-    results = import_packages(project, _actor(project, args), [Path(f) for f in args.files])
+    project = project_of(args)
+    results = import_packages(project, actor_of(project, args), [Path(f) for f in args.files])
     refused = [r for r in results if isinstance(r, SyncFileError)]
     if args.json:
-        _print_json([_as_json(r) for r in results])
+        print_json([_as_json(r) for r in results])
         return EXIT_FAILED if refused else 0
     for r in results:
         if isinstance(r, SyncFileError):
@@ -107,8 +102,6 @@ def cmd_package_import(args: argparse.Namespace) -> int:
 
 
 def _as_json(result: Any) -> dict[str, Any]:
-    from annotator.sync.formats import SyncFileError
-
     if isinstance(result, SyncFileError):
         return {"path": result.path, "refused": result.reason}
     return {
@@ -124,12 +117,9 @@ def _as_json(result: Any) -> dict[str, Any]:
 
 
 def cmd_roundtrip_status(args: argparse.Namespace) -> int:
-    from annotator.cli import _print_json, _project
-    from annotator.sync.status import roundtrip_status
-
-    rows = roundtrip_status(_project(args))
+    rows = roundtrip_status(project_of(args))
     if args.json:
-        _print_json([r.to_json() for r in rows])
+        print_json([r.to_json() for r in rows])
         return 0
     print(f"{'annotator':<24} assigned bundled returned  last bundle       last package")
     for r in rows:

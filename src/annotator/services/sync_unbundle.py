@@ -17,18 +17,18 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import ProjectError
-from annotator.services.history import record
-from annotator.services.project import Project, is_url, open_project
+from annotator.services.sync_bundle import read_bundle
+from annotator.store.history import record
+from annotator.store.image_record import ImageRecord
+from annotator.store.project import Project, is_url, open_project
 from annotator.store.schema import (
     Annotation,
     Case,
-    CaseImage,
     CaseRevision,
     User,
     UserRole,
     utcnow,
 )
-from annotator.sync.bundle import read_bundle
 from annotator.sync.formats import BundleCase, BundleContent, BundleManifest, SyncFileError
 from annotator.sync.offline import (
     OFFLINE_KEY,
@@ -131,7 +131,7 @@ def _add_case(
     session.flush()
     for image in bc.images:
         project.images.put(session, images[image.sha256], image.media_type)
-        session.add(CaseImage(revision_id=rev.id, **image.model_dump()))
+        session.add(ImageRecord(**image.model_dump()).to_row(rev.id))
     case.current_revision_id = rev.id
     a = bc.annotation
     annotation = Annotation(

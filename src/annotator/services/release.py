@@ -1,17 +1,12 @@
-"""What a release is made of, read from the project: released, excluded and held-back cases.
+"""Collecting a release from the project: released, excluded and held-back cases.
 
-Only green-lit cases whose final content still passes the release checks are released;
-everything else is listed with the reason it is held back. Reviewers appear only under
-pseudonyms (a keyed hash of the name with the project's de-identification seed), so the
-same person has the same pseudonym in every release and on every database back end.
+Only green-lit cases whose final content still passes the release checks (the same review
+that decides the green light) are released; everything else is listed with the reason it is
+held back. The export package writes what this returns (:mod:`annotator.export.release_input`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -19,63 +14,19 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
+from annotator.export.release_input import (
+    HeldBack,
+    ReleasedCase,
+    ReleaseInput,
+    SourceImage,
+    pseudonym,
+)
 from annotator.export.settings import ORIGINAL_HISTORY_KEY, SETTING_PREFIX
-from annotator.services.caseflow import active_annotations
-from annotator.services.project import Project
-from annotator.services.review import CaseReview, review_case
+from annotator.services.review.base import CaseReview, active_annotations, review_case
+from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
 
 COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "rubric_comment")
-
-
-@dataclass(frozen=True)
-class SourceImage:
-    """One stored image of a released case (bytes fetched by SHA-256 when written)."""
-
-    draft_path: str
-    sha256: str
-    media_type: str
-    figures: tuple[str, ...]
-    name: str | None
-    caption: str | None
-    attribution: dict[str, Any]
-
-
-@dataclass
-class ReleasedCase:
-    case_id: str
-    release: dict[str, Any]  # final content, draft image paths still in place
-    images: list[SourceImage]
-    provenance: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class HeldBack:
-    """A case that stays out of this release, and why (excluded ones have a reason code)."""
-
-    case_id: str
-    state: str
-    reason: str
-    reason_code: str = ""
-
-
-@dataclass
-class ReleaseInput:
-    cases: list[ReleasedCase]
-    excluded: list[HeldBack]
-    held_back: list[HeldBack]
-    project_cases: int
-    annotated_candidates: int
-    user_names: list[str]
-    annotators: int  # distinct reviewers of the released cases
-    adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
-    image_bytes: Callable[[str], bytes] = field(repr=False)
-
-
-def pseudonym(seed: str, name: str) -> str:
-    """A stable reviewer id that does not reveal the name (keyed with the project seed)."""
-    digest = hmac.new(seed.encode("utf-8"), f"reviewer:{name}".encode(), hashlib.sha256)
-    return f"reviewer-{digest.hexdigest()[:8]}"
 
 
 def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:

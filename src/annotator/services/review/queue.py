@@ -17,10 +17,10 @@ from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
 from annotator.review.conflicts import item_label, item_status
 from annotator.review.disagreement import bulk_resolvable, impact
-from annotator.services.project import Project
-from annotator.services.review import decision_rows, review_in
-from annotator.services.review_detect import detected_items, sync_all
+from annotator.services.review.base import decision_rows, get_case, review_in
+from annotator.services.review.detect import detected_items, sync_all, sync_case
 from annotator.services.users import require_reader_of_others
+from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, DetectedItem, ReviewRecord
 
 _STATUS_RANK = {"open": 0, "decided": 1, "overridden": 2, "moot": 3, "auto_resolved": 4}
@@ -226,9 +226,6 @@ def case_queue(
 
 def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
     """One case's queue entry (the page updates a row after a decision without a reload)."""
-    from annotator.services.review import get_case
-    from annotator.services.review_detect import sync_case
-
     with project.tx() as session:
         require_reader_of_others(session, reader, "the review queue")
         case = get_case(session, case_id)

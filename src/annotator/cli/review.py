@@ -10,7 +10,14 @@ import argparse
 import json
 from typing import Any
 
+from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import AnnotatorError
+from annotator.review.order_board import board_text
+from annotator.review.textdiff import diff_text
+from annotator.services.review import actions, decisions, queue, reopen
+from annotator.services.review.feedback import feedback
+from annotator.services.review.view import case_detail
+from annotator.store.project import Project
 
 _TEXT_WIDTH = 60
 
@@ -62,8 +69,6 @@ def _need(args: argparse.Namespace, *names: str) -> None:
 
 def short(value: Any) -> str:
     """A value in one short line (order boards read as ``Figure 1 < Figure 2``)."""
-    from annotator.review.order_board import board_text
-
     if value is None:
         return "-"
     if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
@@ -75,38 +80,48 @@ def short(value: Any) -> str:
 
 def handler(args: argparse.Namespace) -> int:
     """Run the review action the arguments name."""
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.services import review, review_actions, review_queue, review_reopen
-
-    project = _project(args)
+    project = project_of(args)
     if args.list:
-        items = review_queue.list_items(
-            project, _actor(project, args), include_auto=args.all, only_open=args.open,
-            case_ids=args.case,
-        )
-        if args.json:
-            _print_json([i.as_json() for i in items])
-        for i in items if not args.json else []:
-            values = "  ".join(f"{k}={short(v)}" for k, v in i.values.items())
-            print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
-        return 0
+        return _list(project, args)
     if args.status:
-        counts = review_queue.review_status(project, _actor(project, args))
-        if args.json:
-            _print_json(counts)
-        else:
-            for key, value in counts.items():
-                print(f"{key:<22} {value}")
-        return 0
+        return _status(project, args)
     if args.show:
         return _show(project, args)
     if args.feedback:
-        return _feedback(project, _actor(project, args), args)
-    actor = _actor(project, args)
+        return _feedback(project, actor_of(project, args), args)
+    _act(project, actor_of(project, args), args)
+    return 0
+
+
+def _list(project: Project, args: argparse.Namespace) -> int:
+    items = queue.list_items(
+        project, actor_of(project, args), include_auto=args.all, only_open=args.open,
+        case_ids=args.case,
+    )
+    if args.json:
+        print_json([i.as_json() for i in items])
+    for i in items if not args.json else []:
+        values = "  ".join(f"{k}={short(v)}" for k, v in i.values.items())
+        print(f"{i.case_id}\t{i.key}\t{i.disagreement or '-'}\t{i.state}\t{values}")
+    return 0
+
+
+def _status(project: Project, args: argparse.Namespace) -> int:
+    counts = queue.review_status(project, actor_of(project, args))
+    if args.json:
+        print_json(counts)
+    else:
+        for key, value in counts.items():
+            print(f"{key:<22} {value}")
+    return 0
+
+
+def _act(project: Project, actor: str, args: argparse.Namespace) -> None:
+    """The actions that change the review: decide, reopen, green-light, exclude, ..."""
     if args.decide:
         _need(args, "value", "reason")
         case_id, key = args.decide
-        result = review_actions.decide_value(
+        result = actions.decide_value(
             project, actor, case_id, key, args.value, args.reason, args.text
         )
         print(f"{case_id} {key}: decided ({args.reason}); case is {result.state}")
@@ -114,49 +129,49 @@ def handler(args: argparse.Namespace) -> int:
             print(f"    not green yet: {blocker}")
     elif args.reopen:
         _need(args, "reason")
-        review_reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
+        reopen.reopen_decision(project, actor, args.reopen[0], args.reopen[1], args.reason)
         print(f"{args.reopen[0]} {args.reopen[1]}: decision reopened")
     elif args.green_light:
-        result = review.green_light(project, actor, args.green_light)
+        result = decisions.green_light(project, actor, args.green_light)
         print(f"{args.green_light}: green-lit")
         for warning in result.warnings:
             print(f"    warning: {warning}")
     elif args.green_light_unanimous:
-        outcome = review_actions.green_light_unanimous(project, actor)
+        outcome = actions.green_light_unanimous(project, actor)
         print(f"{len(outcome.done)} case(s) green-lit: {', '.join(outcome.done) or '-'}")
         for case_id, why in outcome.skipped.items():
             print(f"    {case_id}: {why}")
     elif args.exclude:
         _need(args, "reason")
-        review.exclude(project, actor, args.exclude, args.reason)
+        decisions.exclude(project, actor, args.exclude, args.reason)
         print(f"{args.exclude}: excluded ({args.reason})")
     elif args.reinstate:
         _need(args, "reason")
-        review_reopen.reinstate(project, actor, args.reinstate, args.reason)
+        reopen.reinstate(project, actor, args.reinstate, args.reason)
         print(f"{args.reinstate}: reinstated")
-    elif args.bulk:
+    else:
+        _bulk_or_split(project, actor, args)
+
+
+def _bulk_or_split(project: Project, actor: str, args: argparse.Namespace) -> None:
+    if args.bulk:
         _need(args, "value", "reason")
-        outcome = review_actions.bulk_decide(
+        outcome = actions.bulk_decide(
             project, actor, args.value, args.reason, args.text, disagreement=args.bulk
         )
         print(f"{len(outcome.done)} conflict(s) decided as {args.value}")
         for where, why in outcome.skipped.items():
             print(f"    skipped {where}: {why}")
     elif args.split is not None:
-        given = review_actions.split_cases(project, actor, args.split or None)
+        given = actions.split_cases(project, actor, args.split or None)
         for name, cases in given.items():
             print(f"{name}: {len(cases)} case(s) {', '.join(cases)}")
-    return 0
 
 
-def _show(project: Any, args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json
-    from annotator.review.textdiff import diff_text
-    from annotator.services.review_view import case_detail
-
-    detail = case_detail(project, args.show, _actor(project, args))
+def _show(project: Project, args: argparse.Namespace) -> int:
+    detail = case_detail(project, args.show, actor_of(project, args))
     if args.json:
-        _print_json(detail.as_json())
+        print_json(detail.as_json())
         return 0
     print(f"{detail.case_id}  {detail.title}  [{detail.state}]  reviewers: {detail.letters}")
     for item in detail.items:
@@ -175,13 +190,10 @@ def _show(project: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _feedback(project: Any, annotator: str, args: argparse.Namespace) -> int:
-    from annotator.cli import _print_json
-    from annotator.services.review_feedback import feedback
-
+def _feedback(project: Project, annotator: str, args: argparse.Namespace) -> int:
     result = feedback(project, annotator, args.feedback)
     if args.json:
-        _print_json([i.__dict__ for i in result.items])
+        print_json([i.__dict__ for i in result.items])
         return 0
     if result.exclusion:
         print(f"{result.case_id} was excluded: {result.exclusion}")

@@ -9,6 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.errors import ValidationError
+from annotator.services.sme_adjudication import adjudicate, list_conflicts
+from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
+from annotator.services.sme_results import results
+from annotator.services.sme_review import assign, queue, set_field, submit, task_of, view
+from annotator.sme.lint import lint
+from annotator.sme.report import write_reports
 from annotator.sme.verdict import FIELDS
 
 
@@ -61,9 +69,6 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from annotator.cli import EXIT_FAILED
-    from annotator.sme.lint import lint
-
     result = lint(args.paths)
     for problem in result.problems:
         print(problem)
@@ -73,12 +78,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from annotator.cli import EXIT_FAILED, _actor, _project
-    from annotator.services.sme_import import ImportRejected, import_benchmarks
-
-    project = _project(args)
+    project = project_of(args)
     try:
-        report = import_benchmarks(project, _actor(project, args), args.paths)
+        report = import_benchmarks(project, actor_of(project, args), args.paths)
     except ImportRejected as exc:
         print("\n".join(exc.lines))
         print(f"nothing imported: {len(exc.lines)} error(s)")
@@ -88,12 +90,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_items(args: argparse.Namespace) -> int:
-    from annotator.cli import EXIT_FAILED, _actor, _project
-    from annotator.services.sme_import import ImportRejected, import_items
-
-    project = _project(args)
+    project = project_of(args)
     try:
-        report = import_items(project, _actor(project, args), args.paths)
+        report = import_items(project, actor_of(project, args), args.paths)
     except ImportRejected as exc:
         print("\n".join(exc.lines))
         print(f"nothing imported: {len(exc.lines)} problem(s)")
@@ -103,22 +102,16 @@ def cmd_items(args: argparse.Namespace) -> int:
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.services.sme_review import assign
-
-    project = _project(args)
-    print(f"{assign(project, _actor(project, args), args.per_item)} assignment(s) added")
+    project = project_of(args)
+    print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
     return 0
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.services.sme_review import queue
-
-    project = _project(args)
-    entries = queue(project, _actor(project, args), args.benchmark)
+    project = project_of(args)
+    entries = queue(project, actor_of(project, args), args.benchmark)
     if args.json:
-        _print_json([{"item": e.item_id, "benchmark": e.benchmark, "state": e.state}
+        print_json([{"item": e.item_id, "benchmark": e.benchmark, "state": e.state}
                      for e in entries])  # fmt: skip
         return 0
     for e in entries:
@@ -138,12 +131,8 @@ def _value(field: str, text: str) -> Any:
 
 
 def cmd_verdict(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.errors import ValidationError
-    from annotator.services.sme_review import set_field, submit, task_of, view
-
-    project = _project(args)
-    actor = _actor(project, args)
+    project = project_of(args)
+    actor = actor_of(project, args)
     task = task_of(project, args.item, args.benchmark)
     for assignment in args.set:
         field, sep, text = assignment.partition("=")
@@ -155,7 +144,7 @@ def cmd_verdict(args: argparse.Namespace) -> int:
         print(f"submitted {args.item} {args.benchmark}")
     shown = view(project, actor, task)
     if args.show:
-        _print_json({"state": shown.state, "fields": shown.fields, "missing": shown.missing,
+        print_json({"state": shown.state, "fields": shown.fields, "missing": shown.missing,
                      "automated": shown.automated})  # fmt: skip
     elif not args.submit:
         missing = ", ".join(shown.missing) or "nothing"
@@ -164,13 +153,8 @@ def cmd_verdict(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.errors import ValidationError
-    from annotator.services.sme_adjudication import adjudicate, list_conflicts
-    from annotator.services.sme_review import task_of
-
-    project = _project(args)
-    actor = _actor(project, args)
+    project = project_of(args)
+    actor = actor_of(project, args)
     if args.decide:
         item, code, field, text = args.decide
         if not args.reason:
@@ -181,7 +165,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     found = list_conflicts(project, actor, open_only=args.open)
     if args.json:
-        _print_json([
+        print_json([
             {"item": c.item_id, "benchmark": c.benchmark, "field": c.key, "reason": c.reason,
              "by_letter": c.by_letter, "decided": c.decided, "decided_reason": c.decided_reason}
             for c in found
@@ -197,17 +181,13 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.services.sme_results import results
-    from annotator.sme.report import write_reports
-
-    project = _project(args)
-    found = results(project, _actor(project, args), seed=args.seed)
+    project = project_of(args)
+    found = results(project, actor_of(project, args), seed=args.seed)
     if args.out:
         for path in write_reports(found, args.out):
             print(f"wrote {path}")
     if args.json:
-        _print_json(found.as_json())
+        print_json(found.as_json())
     elif not args.out:
         for b in found.benchmarks:
             ci = f"[{b.score_ci[0]:.3f}, {b.score_ci[1]:.3f}]" if b.score_ci else "[no CI]"

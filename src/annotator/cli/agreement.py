@@ -10,13 +10,24 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.agreement.families import ReportOptions
-from annotator.agreement.kappa_choice import KappaChoice
+from annotator.agreement.html_report import write_html
+from annotator.agreement.kappa_choice import POOLINGS, WEIGHT_WORDS, KappaChoice
+from annotator.agreement.options import ReportOptions
+from annotator.agreement.tables import table7_rows, table8_rows, write_csv
+from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.services.agreement import agreement_report
+
+HELP = "inter-annotator agreement report (curators only)"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``agreement`` to the ``annotator`` parser."""
+    p = subparsers.add_parser("agreement", help=HELP, description=HELP)
+    p.set_defaults(func=cmd_agreement)
+    add_arguments(p)
 
 
 def _print_tables(report: dict[str, Any]) -> None:
-    from annotator.agreement.tables import table7_rows, table8_rows
-
     print(report["basis"]["statement"])
     print()
     for metric, value in table7_rows(report):
@@ -30,22 +41,17 @@ def _print_tables(report: dict[str, Any]) -> None:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Compute the project's agreement report and print or write it; returns the exit code."""
-    from annotator.agreement.html_report import write_html
-    from annotator.agreement.tables import write_csv
-    from annotator.cli import _actor, _print_json, _project
-    from annotator.services.agreement import agreement_report
-
     choice = kappa_choice(args)
     options = None if choice is None else ReportOptions(kappa=choice)
-    project = _project(args)
+    project = project_of(args)
     try:
-        report = agreement_report(project, _actor(project, args), options)
+        report = agreement_report(project, actor_of(project, args), options)
     finally:
         project.close()
     csv_path = getattr(args, "csv", None)
     html_path = getattr(args, "html", None)
     if getattr(args, "json", False):
-        _print_json(report)
+        print_json(report)
     elif csv_path:
         print(f"wrote {write_csv(report, Path(csv_path))}")
     elif html_path:
@@ -57,8 +63,6 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
 def add_kappa_arguments(parser: argparse.ArgumentParser) -> None:
     """``--kappa`` and ``--kappa-pooling``: which kappa is the headline (stats, agreement)."""
-    from annotator.agreement.kappa_choice import POOLINGS, WEIGHT_WORDS
-
     parser.add_argument("--kappa", choices=list(WEIGHT_WORDS), default=None,
                         help="kappa weights for ordered labels (default: linear; nominal "
                              "labels are always unweighted)")

@@ -9,18 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from annotator.domain.case import canonical_json
 from annotator.domain.states import CaseState, Role
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.review.decision_values import parse_value
 from annotator.review.disagreement import BULK_TYPES
-from annotator.services import review
-from annotator.services.history import record
-from annotator.services.project import Project
-from annotator.services.review_detect import detected_items, sync_case
-from annotator.services.review_queue import case_queue, list_items
+from annotator.services.review import base, decisions
+from annotator.services.review.detect import detected_items, sync_case
+from annotator.services.review.queue import case_queue, list_items
 from annotator.services.users import get_user, require_reader_of_others
+from annotator.store.history import record
+from annotator.store.project import Project
 from annotator.store.schema import ReviewRecord, User
 
 DEMO_REASON = ("clinical_judgement", "Decided on the images and the protocol (demo script).")
@@ -38,7 +39,7 @@ def item_values(project: Project, reader: str, case_id: str, key: str) -> dict[s
     """Reviewer letter -> value of one item (recording the detection if it is missing)."""
     with project.tx() as session:
         require_reader_of_others(session, reader, "reading reviewers' values")
-        case = review.get_case(session, case_id)
+        case = base.get_case(session, case_id)
         sync_case(session, case)
         for row in detected_items(session, case):
             if row.key == key:
@@ -54,10 +55,10 @@ def decide_value(
     value_text: str,
     reason_code: str,
     reason_text: str = "",
-) -> review.CaseReview:
+) -> base.CaseReview:
     """Decide ``key`` from text: a reviewer letter (their value), JSON, or a bare word."""
     value = parse_value(value_text, item_values(project, actor, case_id, key))
-    return review.decide(project, actor, case_id, key, value, reason_code, reason_text)
+    return decisions.decide(project, actor, case_id, key, value, reason_code, reason_text)
 
 
 def bulk_decide(
@@ -81,7 +82,9 @@ def bulk_decide(
             continue
         where = f"{item.case_id} {item.key}"
         try:
-            review.decide(project, actor, item.case_id, item.key, value, reason_code, reason_text)
+            decisions.decide(
+                project, actor, item.case_id, item.key, value, reason_code, reason_text
+            )
         except PermissionDenied as exc:
             outcome.skipped[where] = str(exc)
             continue
@@ -104,7 +107,7 @@ def green_light_unanimous(
             outcome.skipped[entry.case_id] = f"{len(conflicts)} conflict(s): not unanimous"
             continue
         try:
-            review.green_light(project, actor, entry.case_id)
+            decisions.green_light(project, actor, entry.case_id)
         except AnnotatorError as exc:
             outcome.skipped[entry.case_id] = str(exc)
             continue
@@ -117,31 +120,20 @@ def _may_split(user: User) -> None:
         raise PermissionDenied("splitting review work needs the curator or adjudicator role")
 
 
-def assign_adjudicator(project: Project, actor: str, case_id: str, adjudicator: str | None) -> None:
-    """Give a case in review to one adjudicator (None: to nobody in particular)."""
-    with project.tx() as session:
-        _may_split(get_user(session, actor))
-        case = review.get_case(session, case_id)
-        if adjudicator is not None:
-            user = get_user(session, adjudicator)
-            if Role.ADJUDICATOR.value not in user.role_names:
-                raise PermissionDenied(f"{adjudicator} does not have the adjudicator role")
-            why = review.own_case_reason(session, user, case)
-            if why:
-                raise PermissionDenied(why)
-        sync_case(session, case)
-        row = session.get(ReviewRecord, case.id)
-        if row is None:
-            raise ValidationError(f"{case_id} is not in review yet")
-        record(
-            session,
-            actor,
-            "review_assigned",
-            case_pk=case.id,
-            before=row.adjudicator,
-            after=adjudicator,
-        )
-        row.adjudicator = adjudicator
+def _adjudicators(session: Session, names: list[str] | None) -> list[User]:
+    """The named users, or every adjudicator; each must hold the adjudicator role."""
+    users = (
+        [get_user(session, n) for n in names]
+        if names
+        else [
+            u
+            for u in session.scalars(select(User).order_by(User.name))
+            if Role.ADJUDICATOR.value in u.role_names
+        ]
+    )
+    if not users or any(Role.ADJUDICATOR.value not in u.role_names for u in users):
+        raise ValidationError("split among users with the adjudicator role")
+    return users
 
 
 def split_cases(
@@ -153,17 +145,7 @@ def split_cases(
     """
     with project.tx() as session:
         _may_split(get_user(session, actor))
-        users = (
-            [get_user(session, n) for n in adjudicators]
-            if adjudicators
-            else [
-                u
-                for u in session.scalars(select(User).order_by(User.name))
-                if Role.ADJUDICATOR.value in u.role_names
-            ]
-        )
-        if not users or any(Role.ADJUDICATOR.value not in u.role_names for u in users):
-            raise ValidationError("split among users with the adjudicator role")
+        users = _adjudicators(session, adjudicators)
         names = [u.name for u in users]
     entries = [e for e in case_queue(project, actor) if e.state == CaseState.IN_REVIEW.value]
     load = {n: sum(1 for e in entries if e.adjudicator == n) for n in names}
@@ -172,8 +154,8 @@ def split_cases(
         for entry in entries:
             if entry.adjudicator is not None:
                 continue
-            case = review.get_case(session, entry.case_id)
-            eligible = [u for u in users if review.own_case_reason(session, u, case) is None]
+            case = base.get_case(session, entry.case_id)
+            eligible = [u for u in users if base.own_case_reason(session, u, case) is None]
             if not eligible:
                 continue
             chosen = min(eligible, key=lambda u: (load[u.name], u.name)).name
@@ -204,5 +186,5 @@ def demo_adjudicate(project: Project, adjudicator: str, case_ids: list[str]) -> 
                 by_value = sorted(letters, key=lambda x: (canonical_json(item.values[x]), x))
                 letter = by_value[sum(map(ord, item.key)) % len(by_value)]
             decide_value(project, adjudicator, case_id, item.key, letter, *DEMO_REASON)
-        if review.review_case(project, case_id).state == CaseState.IN_REVIEW.value:
-            review.green_light(project, adjudicator, case_id)
+        if base.review_case(project, case_id).state == CaseState.IN_REVIEW.value:
+            decisions.green_light(project, adjudicator, case_id)

@@ -13,12 +13,12 @@ from pathlib import Path
 from annotator.domain.labels import LabelEdit
 from annotator.errors import ProjectError
 from annotator.services import annotating
-from annotator.services.project import Project, open_project
+from annotator.services.sync_bundle import make_bundle
+from annotator.services.sync_package import make_package
+from annotator.services.sync_package_import import import_package
+from annotator.services.sync_unbundle import unbundle
 from annotator.services.users import resolve_actor
-from annotator.sync.bundle import make_bundle
-from annotator.sync.package import make_package
-from annotator.sync.package_import import import_package
-from annotator.sync.unbundle import unbundle
+from annotator.store.project import Project, open_project
 
 BUNDLE_SUFFIX = ".annotator-bundle"
 PACKAGE_SUFFIX = ".annotator-package"

@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.review.conflicts import assign_letters, detect, fingerprint
-from annotator.services.history import record
-from annotator.services.review import REVIEW_STATES, current_content, submitted_labels
+from annotator.services.review.base import REVIEW_STATES, current_content, submitted_labels
+from annotator.store.history import record
 from annotator.store.schema import Case, DetectedItem, ReviewerLetter, ReviewRecord, utcnow
 
 AUTO_ACTOR = "(auto)"  # detection is automatic; the history says so

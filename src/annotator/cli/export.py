@@ -7,6 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from annotator.cli._shared import actor_of, project_of
+from annotator.export.validate import validate_release
+from annotator.services.export import export_release
+
 EXIT_INVALID = 1
 
 
@@ -38,12 +42,9 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from annotator.cli import _actor, _project
-    from annotator.services.export import export_release
-
-    project = _project(args)
+    project = project_of(args)
     result = export_release(
-        project, _actor(project, args), Path(args.out),
+        project, actor_of(project, args), Path(args.out),
         version=args.release_version, date=args.date,
         previous=Path(args.previous) if args.previous else None,
         include_comments=args.include_comments, include_dicom=args.include_dicom,
@@ -60,8 +61,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from annotator.export.validate import validate_release
-
     problems = validate_release(Path(args.folder))
     for problem in problems:
         print(problem)

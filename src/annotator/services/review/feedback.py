@@ -17,14 +17,14 @@ from annotator.errors import NotFound, StateError
 from annotator.review.conflicts import item_label
 from annotator.review.final import final_values
 from annotator.review.items import case_items, same_value
-from annotator.services.project import Project
-from annotator.services.review import (
+from annotator.services.review.base import (
     current_content,
     decision_rows,
     get_case,
     submitted_labels,
 )
 from annotator.services.users import get_user
+from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case
 
 

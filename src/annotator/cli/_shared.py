@@ -1,0 +1,65 @@
+"""Helpers every command module shares: the project, the acting user, passwords, JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from annotator.errors import AnnotatorError
+from annotator.services.users import logins_required, resolve_actor
+from annotator.store.project import Project, open_project
+
+EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
+EXIT_ERROR = 2  # the command could not run (bad arguments, permissions, project)
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+def project_of(args: argparse.Namespace) -> Project:
+    """The project named by ``--project`` (created on first use)."""
+    if not args.project:
+        raise AnnotatorError("this command needs --project PATH_OR_URL")
+    return open_project(args.project)
+
+
+def actor_of(project: Project, args: argparse.Namespace) -> str:
+    """The acting user: ``--as``, $ANNOTATOR_USER or the project's curator (logged in if needed)."""
+    requested = args.as_user if args.as_user is not None else os.environ.get("ANNOTATOR_USER")
+    password = login_password(args) if logins_required(project) else None
+    return resolve_actor(project, requested, password)
+
+
+def read_password_file(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8").rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AnnotatorError(f"cannot read the password file {path}: {exc}") from None
+
+
+def login_password(args: argparse.Namespace) -> str | None:
+    """The team store password: --password-file, $ANNOTATOR_PASSWORD, or asked at a terminal."""
+    if getattr(args, "password_file", None):
+        return read_password_file(args.password_file)
+    if "ANNOTATOR_PASSWORD" in os.environ:
+        return os.environ["ANNOTATOR_PASSWORD"]
+    if sys.stdin.isatty():
+        return getpass.getpass("team store password: ")
+    return None
+
+
+def new_password(args: argparse.Namespace) -> str:
+    if getattr(args, "new_password_file", None):
+        return read_password_file(args.new_password_file)
+    if not sys.stdin.isatty():
+        raise AnnotatorError("give the new password with --new-password-file FILE")
+    first = getpass.getpass("new password: ")
+    if getpass.getpass("again: ") != first:
+        raise AnnotatorError("the two passwords differ; nothing was changed")
+    return first

@@ -1,0 +1,66 @@
+"""``demo``, ``status``, ``backup`` and ``repair``: the project as a whole."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.services.demo import build_demo
+from annotator.services.repair import repair_case_states
+from annotator.services.status import project_status
+from annotator.store.project import backup_to
+
+
+def register(subparsers: Any) -> None:
+    """Add the project-wide subcommands to the ``annotator`` parser."""
+    p = subparsers.add_parser("demo", help=DEMO_HELP, description=DEMO_HELP)
+    p.set_defaults(func=cmd_demo)
+    help_ = "counts of cases, exams, images and states"
+    p = subparsers.add_parser("status", help=help_, description=help_)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_status)
+    help_ = "write a consistent copy of the project database"
+    p = subparsers.add_parser("backup", help=help_, description=help_)
+    p.add_argument("file")
+    p.set_defaults(func=cmd_backup)
+    help_ = "recompute derived case states and fix any that drifted"
+    p = subparsers.add_parser("repair", help=help_, description=help_)
+    p.add_argument("--dry-run", action="store_true", help="only list what would change")
+    p.set_defaults(func=cmd_repair)
+
+
+DEMO_HELP = "build the bundled demo project and replay simulated work"
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    print(build_demo(args.project))
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    counts = project_status(project_of(args))
+    if args.json:
+        print_json(counts)
+    else:
+        width = max(len(k) for k in counts)
+        for key, value in counts.items():
+            print(f"{key:<{width}}  {value}")
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    target = backup_to(project_of(args), Path(args.file))
+    print(f"backup written to {target}")
+    return 0
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    fixes = repair_case_states(project, actor_of(project, args), dry_run=args.dry_run)
+    verb = "would move" if args.dry_run else "moved"
+    for fix in fixes:
+        print(f"{fix.case_id}: {verb} from {fix.before} to {fix.after}")
+    print(f"{len(fixes)} case state(s) {'to repair' if args.dry_run else 'repaired'}")
+    return 0

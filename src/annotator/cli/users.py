@@ -1,0 +1,86 @@
+"""``users`` and ``assign``: who works on the project and on which cases."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from annotator.cli._shared import actor_of, new_password, print_json, project_of
+from annotator.errors import AnnotatorError
+from annotator.services.assignments import assign, reassign
+from annotator.services.users import add_user, list_users, set_password
+
+
+def register(subparsers: Any) -> None:
+    """Add ``users`` and ``assign`` to the ``annotator`` parser."""
+    help_ = "add or list users"
+    p = subparsers.add_parser("users", help=help_, description=help_)
+    p.set_defaults(func=cmd_users)
+    users_sub = p.add_subparsers(dest="users_command", required=True)
+    ua = users_sub.add_parser("add", help="add a user or give them more roles")
+    ua.add_argument("name")
+    ua.add_argument(
+        "--role", nargs="+", required=True, choices=["annotator", "adjudicator", "curator"]
+    )
+    up = users_sub.add_parser("passwd", help="set a user's team store password")
+    up.add_argument("name")
+    up.add_argument("--new-password-file", metavar="FILE",
+                    help="read the new password from FILE (else asked at the terminal)")
+    ul = users_sub.add_parser("list", help="list users and their roles")
+    ul.add_argument("--json", action="store_true")
+
+    help_ = "assign cases to annotators (balanced)"
+    p = subparsers.add_parser("assign", help=help_, description=help_)
+    p.set_defaults(func=cmd_assign)
+    p.add_argument("--per-case", type=int, default=2, metavar="K")
+    p.add_argument(
+        "--quota",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="at most N active cases for NAME (repeatable)",
+    )
+    p.add_argument("--reassign-from", metavar="NAME", help="move NAME's open cases")
+    p.add_argument("--to", metavar="NAME", help="with --reassign-from: the new annotator")
+
+
+def cmd_users(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    if args.users_command == "add":
+        info = add_user(project, actor_of(project, args), args.name, args.role)
+        print(f"{info.name}: {', '.join(info.roles)}")
+        return 0
+    if args.users_command == "passwd":
+        set_password(project, actor_of(project, args), args.name, new_password(args))
+        print(f"{args.name}: password set (stored as a salted scrypt hash)")
+        return 0
+    users = list_users(project)
+    if args.json:
+        print_json([{"name": u.name, "roles": u.roles} for u in users])
+    else:
+        for u in users:
+            print(f"{u.name}\t{', '.join(u.roles)}")
+    return 0
+
+
+def _quotas(values: list[str]) -> dict[str, int]:
+    quotas: dict[str, int] = {}
+    for value in values:
+        name, sep, number = value.rpartition("=")
+        if not sep or not number.isdigit():
+            raise AnnotatorError(f"--quota expects NAME=NUMBER, got {value!r}")
+        quotas[name] = int(number)
+    return quotas
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    actor = actor_of(project, args)
+    if args.reassign_from:
+        report = reassign(project, actor, args.reassign_from, args.to)
+    else:
+        report = assign(project, actor, args.per_case, quotas=_quotas(args.quota))
+    print(f"{report.count} assignment(s) made")
+    for case_id, missing in report.short:
+        print(f"{case_id}: {missing} annotator(s) short (not enough annotators or quota)")
+    return 0

@@ -1,0 +1,65 @@
+"""What a release is made of: released cases with their images and provenance, and the
+cases held back. :func:`annotator.services.release.collect_release` fills it from a project.
+
+Reviewers appear only under pseudonyms (a keyed hash of the name with the project's
+de-identification seed), so the same person has the same pseudonym in every release and on
+every database back end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SourceImage:
+    """One stored image of a released case (bytes fetched by SHA-256 when written)."""
+
+    draft_path: str
+    sha256: str
+    media_type: str
+    figures: tuple[str, ...]
+    name: str | None
+    caption: str | None
+    attribution: dict[str, Any]
+
+
+@dataclass
+class ReleasedCase:
+    case_id: str
+    release: dict[str, Any]  # final content, draft image paths still in place
+    images: list[SourceImage]
+    provenance: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HeldBack:
+    """A case that stays out of this release, and why (excluded ones have a reason code)."""
+
+    case_id: str
+    state: str
+    reason: str
+    reason_code: str = ""
+
+
+@dataclass
+class ReleaseInput:
+    cases: list[ReleasedCase]
+    excluded: list[HeldBack]
+    held_back: list[HeldBack]
+    project_cases: int
+    annotated_candidates: int
+    user_names: list[str]
+    annotators: int  # distinct reviewers of the released cases
+    adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
+    image_bytes: Callable[[str], bytes] = field(repr=False)
+
+
+def pseudonym(seed: str, name: str) -> str:
+    """A stable reviewer id that does not reveal the name (keyed with the project seed)."""
+    digest = hmac.new(seed.encode("utf-8"), f"reviewer:{name}".encode(), hashlib.sha256)
+    return f"reviewer-{digest.hexdigest()[:8]}"

@@ -1,0 +1,160 @@
+"""Adjudication, exclusion and the green light (the adjudicator's actions on a case).
+
+Every action is recorded in the append-only history: ``adjudicated`` (a conflict decided),
+``overridden`` (an auto-resolution replaced), ``adjudication_reopened``, ``green_lit``,
+``green_light_revoked``, ``excluded``; reopening decisions and reinstating excluded cases
+live in :mod:`annotator.services.review.reopen`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from annotator.domain.labels import REASON_CODES
+from annotator.domain.release_rules import release_problems, release_warnings
+from annotator.domain.states import CaseState, Role
+from annotator.errors import NotFound, PermissionDenied
+from annotator.review.final import FinalValues, final_values, release_content
+from annotator.services.users import require_role
+from annotator.store.project import Project
+from annotator.store.schema import (
+    Adjudication,
+    Annotation,
+    Case,
+    CaseImage,
+    CaseRevision,
+    User,
+)
+
+REVIEW_STATES = (CaseState.IN_REVIEW.value, CaseState.GREEN_LIT.value)
+
+
+@dataclass(frozen=True)
+class CaseReview:
+    case_id: str
+    state: str
+    final: FinalValues
+    release: dict[str, Any]
+    blockers: list[str]  # why the case cannot be green-lit now (empty: it can)
+    warnings: list[str] = field(default_factory=list)  # shown at green light; not blocking
+
+
+def reason_codes(project: Project) -> tuple[str, ...]:
+    """The project's short list of reason codes (setting ``review_reason_codes``)."""
+    codes = project.setting("review_reason_codes")
+    return tuple(str(c) for c in codes) if isinstance(codes, list) and codes else REASON_CODES
+
+
+def active_annotations(session: Session, case: Case) -> list[Annotation]:
+    return list(
+        session.scalars(
+            select(Annotation)
+            .where(Annotation.case_pk == case.id, Annotation.withdrawn_at.is_(None))
+            .order_by(Annotation.id)
+        )
+    )
+
+
+def active_annotation(session: Session, case: Case, user_id: uuid.UUID) -> Annotation | None:
+    """The user's current (not withdrawn) annotation of the case, if any."""
+    return session.scalars(
+        select(Annotation).where(
+            Annotation.case_pk == case.id,
+            Annotation.annotator_id == user_id,
+            Annotation.withdrawn_at.is_(None),
+        )
+    ).first()
+
+
+def get_case(session: Session, case_id: str) -> Case:
+    case = session.scalars(select(Case).where(Case.case_id == case_id)).first()
+    if case is None:
+        raise NotFound(f"no case {case_id!r}")
+    return case
+
+
+
+def submitted_labels(session: Session, case: Case) -> dict[str, dict[str, Any]]:
+    """Submitted label maps keyed by annotator id (agreement and review never see names)."""
+    return {
+        str(a.annotator_id): dict(a.submitted_labels or {})
+        for a in active_annotations(session, case)
+        if a.state == "submitted"
+    }
+
+
+def decision_rows(session: Session, case: Case) -> dict[str, Adjudication]:
+    """The current (not superseded) decision of each decided key."""
+    rows = session.scalars(
+        select(Adjudication)
+        .where(Adjudication.case_pk == case.id, Adjudication.superseded.is_(False))
+        .order_by(Adjudication.decided_at)
+    )
+    return {row.key: row for row in rows}
+
+
+def decisions(session: Session, case: Case) -> dict[str, Any]:
+    return {key: row.value for key, row in decision_rows(session, case).items()}
+
+
+def current_content(session: Session, case: Case) -> dict[str, Any]:
+    revision = session.get(CaseRevision, case.current_revision_id)
+    assert revision is not None
+    return revision.content
+
+
+def review_in(session: Session, case: Case) -> CaseReview:
+    """The case's review inside the caller's transaction (see :func:`review_case`)."""
+    content = current_content(session, case)
+    final = final_values(content, submitted_labels(session, case), decisions(session, case))
+    release = release_content(content, final.values)
+    hashes = {
+        img.draft_path: img.sha256
+        for img in session.scalars(
+            select(CaseImage).where(CaseImage.revision_id == case.current_revision_id)
+        )
+    }
+    paths = set(hashes)
+    blockers: list[str] = []
+    if case.state not in REVIEW_STATES:
+        blockers.append(f"the case is {case.state.replace('_', ' ')}, not in review")
+    blockers += [f"open conflict: {item.key}" for item in final.open]
+    if final.discarded:
+        blockers.append("the final value is discard: exclude the case instead")
+    else:
+        blockers += release_problems(release, paths)
+    warnings = release_warnings(release, hashes)
+    return CaseReview(case.case_id, case.state, final, release, blockers, warnings)
+
+
+def review_case(project: Project, case_id: str) -> CaseReview:
+    """The case's final values, release content and what blocks its green light."""
+    with project.tx() as session:
+        return review_in(session, get_case(session, case_id))
+
+
+def own_case_reason(session: Session, user: User, case: Case) -> str | None:
+    """Why ``user`` may not adjudicate ``case`` (they annotated it, even if withdrawn)."""
+    annotated = session.scalars(
+        select(Annotation.id).where(
+            Annotation.case_pk == case.id, Annotation.annotator_id == user.id
+        )
+    ).first()
+    if annotated is not None:
+        return f"{user.name} annotated case {case.case_id} and cannot adjudicate it"
+    return None
+
+
+def adjudicator(session: Session, actor: str, case: Case, doing: str) -> User:
+    """The acting adjudicator; refuses a user without the role or who annotated the case."""
+    user = require_role(session, actor, Role.ADJUDICATOR, doing)
+    assert user is not None
+    why = own_case_reason(session, user, case)
+    if why:
+        raise PermissionDenied(f"{doing}: {why}")
+    return user

@@ -104,3 +104,19 @@ def test_each_internal_error_gets_its_own_private_log_file(tmp_path, capsys, mon
     assert logs[0] != logs[1] and all(p.parent == tmp_path / "data/annotator/logs" for p in logs)
     assert all("RuntimeError: a bug" in p.read_text() for p in logs)
     assert all(p.stat().st_mode & 0o777 == 0o600 for p in logs)
+
+
+def test_a_reader_that_leaves_early_is_not_an_internal_error(tmp_path: Path) -> None:
+    """``annotator ... | head -n 1``: the closed pipe ends the command quietly, no error log."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    for i in range(400):  # enough lint lines to overflow the pipe buffer while printing
+        (specs / f"b{i:03}.yaml").write_text(f"code: X{i}\nlabel: broken\n", encoding="utf-8")
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        f"'{sys.executable}' -m annotator sme-lint '{specs}' | head -n 1",
+        shell=True, capture_output=True, text=True, env=env, timeout=120, check=False,
+    )
+    assert done.stdout.count("\n") == 1 and "b000.yaml" in done.stdout
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "data").exists() or not list((tmp_path / "data").rglob("*.log"))

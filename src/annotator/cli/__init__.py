@@ -9,6 +9,7 @@ imports below, so a command that is not registered here does not exist.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -78,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -89,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("annotator: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `annotator ... | head`: the reader left, which is not a bug
+        _silence_stdout()
+        return 141
     except Exception as exc:  # a bug: one line for the user, the traceback in a log file
         log = write_error_log(traceback.format_exc())
         print(

@@ -3,8 +3,11 @@ conflicts, one adjudicated item, and open work in every queue state."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
+
+import pytest
 
 from annotator.resources import asset_path
 from annotator.services import sme_adjudication, sme_review
@@ -47,3 +50,30 @@ def test_demo_has_verdicts_conflicts_and_one_adjudicated_item(tmp_path: Path) ->
         assert hybrid.automated is not None and hybrid.automated["outcome_units"] >= 3
     finally:
         project.close()
+
+
+def test_review_status_names_the_sme_and_judge_conflicts_waiting_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from annotator.cli import main
+    from annotator.services import judge_review
+
+    build_demo(str(tmp_path / "demo"))
+    project = open_project(str(tmp_path / "demo"), create=False)
+    try:
+        sme_open = sme_adjudication.list_conflicts(project, SENIOR, open_only=True)
+        judge_open = judge_review.list_conflicts(project, SENIOR, open_only=True)
+    finally:
+        project.close()
+    assert sme_open and judge_open  # the demo leaves work in both queues
+    code = main(["--project", str(tmp_path / "demo"), "--as", SENIOR, "review", "--status",
+                 "--json"])
+    others = json.loads(capsys.readouterr().out)["other_queues"]
+    assert code == 0
+    assert others["sme_verdicts"] == {"items": len({c.task_id for c in sme_open}),
+                                      "open_conflicts": len(sme_open)}
+    assert others["judge_scoring"] == {"items": len({c.item_id for c in judge_open}),
+                                       "open_conflicts": len(judge_open)}
+    # An annotator may not count other people's conflicts.
+    assert main(["--project", str(tmp_path / "demo"), "--as", PHYSICIANS[0], "review",
+                 "--status"]) != 0

@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "annotator.export.commands",
     "annotator.review.commands",
     "annotator.judging.commands",
+    "annotator.bench.commands",
 )
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)

@@ -59,10 +59,13 @@ def _report(project: Project) -> dict[str, Any] | None:
     build = _optional("annotator.agreement.report", "build_report")
     if load is None or build is None:
         return None
+    from annotator.services import agreement_cache
+
     with project.tx() as session:
         basis = load(session)
-    report: dict[str, Any] = build(release_basis(basis, str(project.setting("deid_seed") or "")))
-    return report
+    released = release_basis(basis, str(project.setting("deid_seed") or ""))
+    key = agreement_cache.input_key("release", released)
+    return agreement_cache.cached(project, "release", key, lambda: build(released))
 
 
 def release_agreement(project: Project) -> AgreementPart:

@@ -23,6 +23,7 @@ from annotator.agreement.project_data import (
 )
 from annotator.agreement.report import build_report
 from annotator.domain.states import AnnotationState, Role
+from annotator.services import agreement_cache
 from annotator.services.project import Project
 from annotator.services.users import require_role
 from annotator.store.schema import Annotation, Case, CaseRevision, User
@@ -79,7 +80,13 @@ def agreement_report(
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, DOING)
         basis = load_basis(session)
-    return build_report(basis, options)
+    key = agreement_cache.input_key("project", basis, options)
+    return agreement_cache.cached(project, "project", key, lambda: build_report(basis, options))
+
+
+def forget_cached_report(project: Project) -> None:
+    """Drop the cached reports, so the next one is computed afresh."""
+    agreement_cache.forget(project)
 
 
 def check_curator(project: Project, actor: str | None) -> None:

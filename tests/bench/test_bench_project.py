@@ -1,0 +1,83 @@
+"""The synthetic bench project, and the agreement report cached by a hash of its inputs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annotator.bench.synth import CURATOR, build_bench_project
+from annotator.services import agreement as agreement_service
+from annotator.services import annotating
+from annotator.services.agreement import agreement_report, forget_cached_report
+from annotator.services.demo import _label_fully
+from annotator.services.project import Project, open_project
+from annotator.services.status import project_status
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("bench") / "project"
+    summary = build_bench_project(str(folder), 8, 3)
+    assert summary.cases == 8 and summary.submitted_cases >= 1
+    return folder
+
+
+@pytest.fixture
+def project(bench: Path) -> Any:
+    p = open_project(str(bench), create=False, backup=False)
+    yield p
+    p.close()
+
+
+def test_bench_project_has_dicom_series_submissions_and_a_release(project: Project) -> None:
+    status = project_status(project)
+    assert status["cases"] == 8
+    assert 0 < status["dicom_images"] < status["images"]
+    assert status["annotations_submitted"] >= 3
+    assert status["green_lit"] >= 1
+
+
+def test_agreement_report_is_cached_until_an_input_changes(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forget_cached_report(project)
+    fresh = agreement_report(project, CURATOR)
+    calls: list[int] = []
+    real = agreement_service.build_report
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(agreement_service, "build_report", counting)
+    assert agreement_report(project, CURATOR) == fresh
+    assert calls == []  # served from the cache
+    # A new submission is an input: the report is computed again and differs.
+    name, case_id = _open_annotation(project)
+    _label_fully(project, name, case_id, random.Random(1), disagree=0.3)
+    annotating.submit(project, name, case_id)
+    changed = agreement_report(project, CURATOR)
+    assert calls == [1]
+    assert changed != fresh
+    forget_cached_report(project)
+    assert agreement_report(project, CURATOR) == changed  # a hit equals a recomputation
+
+
+def _open_annotation(project: Project) -> tuple[str, str]:
+    from sqlalchemy import select
+
+    from annotator.store.schema import Annotation, Case, User
+
+    with project.tx() as session:
+        row = session.execute(
+            select(User.name, Case.case_id)
+            .join(Annotation, Annotation.annotator_id == User.id)
+            .join(Case, Case.id == Annotation.case_pk)
+            .where(Annotation.state == "in_progress", Case.state == "annotating")
+            .order_by(Case.case_id)
+        ).first()
+    assert row is not None
+    return str(row[0]), str(row[1])

@@ -61,7 +61,7 @@ def _report(project: Project) -> dict[str, Any] | None:
         return None
     from annotator.services import agreement_cache
 
-    with project.tx() as session:
+    with project.read() as session:
         basis = load(session)
     released = release_basis(basis, str(project.setting("deid_seed") or ""))
     key = agreement_cache.input_key("release", released)

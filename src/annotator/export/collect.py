@@ -80,7 +80,7 @@ def pseudonym(seed: str, name: str) -> str:
 def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:
     """Read every case of the project and sort it into released, excluded and held back."""
     seed = str(project.setting("deid_seed") or "")
-    with project.tx() as session:
+    with project.read() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
         rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)
         cases = [(c.case_id, c.state, c.state_reason or "") for c in rows]
@@ -111,7 +111,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
         released.append(case)
 
     def load(sha: str) -> bytes:
-        with project.tx() as session:
+        with project.read() as session:
             return project.images.get(session, sha)
 
     return ReleaseInput(
@@ -136,7 +136,7 @@ def _why_not_ready(review: CaseReview) -> str:
 
 
 def _discard_code(project: Project, case_id: str) -> str:
-    with project.tx() as session:
+    with project.read() as session:
         case = session.scalars(select(Case).where(Case.case_id == case_id)).one()
         rows = session.scalars(select(Adjudication).where(
             Adjudication.case_pk == case.id, Adjudication.key == "discard",
@@ -150,7 +150,7 @@ def _discard_code(project: Project, case_id: str) -> str:
 def _released(
     project: Project, review: CaseReview, names: dict[str, str], seed: str, comments: bool
 ) -> ReleasedCase:
-    with project.tx() as session:
+    with project.read() as session:
         case = session.scalars(select(Case).where(Case.case_id == review.case_id)).one()
         revision = session.get(CaseRevision, case.current_revision_id)
         assert revision is not None

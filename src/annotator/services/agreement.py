@@ -77,7 +77,7 @@ def agreement_report(
 
     Raises PermissionDenied unless ``actor`` has the curator role.
     """
-    with project.tx() as session:
+    with project.read() as session:
         require_role(session, actor, Role.CURATOR, DOING)
         basis = load_basis(session)
     key = agreement_cache.input_key("project", basis, options)

@@ -91,7 +91,7 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     if show not in FILTERS:
         raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
     words = search.lower().split()
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, annotator)
         pairs = session.execute(
             select(Annotation, Case, CaseRevision)
@@ -163,7 +163,7 @@ def case_images(project: Project, annotator: str, case_id: str) -> dict[str, lis
     Reads the revision the annotator's annotation is on; an exam without images maps to an
     empty list. Raises NotFound when the case is not assigned to ``annotator``.
     """
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, annotator)
         row = session.execute(
             select(Annotation, CaseRevision)
@@ -216,7 +216,7 @@ def _ref(img: CaseImage) -> ImageRef:
 
 def image_bytes(project: Project, sha256: str) -> bytes:
     """The stored bytes of an image (safe to call from a worker thread)."""
-    with project.tx() as session:
+    with project.read() as session:
         return project.images.get(session, sha256)
 
 

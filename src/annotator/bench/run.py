@@ -34,6 +34,8 @@ TARGETS = {  # seconds (ratio targets are noted in docs/performance.md)
     "case_list_refresh": 0.01,
 }
 ANNOTATORS = 3
+GUI_KEYS = ("startup_first_case", "case_switch_first_image", "case_switch_thumbnails",
+            "case_list_refresh")
 
 
 def figure(times: list[float], baseline: float | None, target: float | None) -> dict[str, Any]:
@@ -94,21 +96,24 @@ def run_bench(
         if not (project_dir / "project.sqlite").exists():
             say(f"building the {cases}-case bench project in {project_dir} (once)")
             build_bench_project(str(project_dir), cases, ANNOTATORS, progress=say)
-        if want("import"):
-            results.update(_import_figures(root, cases, runs, say))
-        if want("window_level"):
-            results.update(_window_level(runs))
-        if want("agreement"):
-            results.update(_agreement(project_dir, runs, say))
-        if want("export"):
-            results["export"] = _export(project_dir, root, runs, say)
-        if want("review_queue"):
-            results["review_queue"] = _review_queue(project_dir, runs)
-        gui = [k for k in ("startup_first_case", "case_switch_first_image",
-                           "case_switch_thumbnails", "case_list_refresh") if want(k)]
+        steps: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+            ("import", lambda: _import_figures(root, cases, runs, say)),
+            ("window_level", lambda: _window_level(runs)),
+            ("agreement", lambda: _agreement(project_dir, runs, say)),
+            ("export", lambda: {"export": _export(project_dir, root, runs, say)}),
+            ("review_queue", lambda: {"review_queue": _review_queue(project_dir, runs)}),
+        ]
+        gui = [k for k in GUI_KEYS if want(k)]
         if gui:
-            say("GUI figures (offscreen, in a child process)")
-            results.update(_gui(project_dir, runs, gui))
+            steps.append(("gui", lambda: _gui(project_dir, runs, gui)))
+        for key, step in steps:
+            if key != "gui" and not want(key):
+                continue
+            say(f"measuring {key}")
+            try:
+                results.update(step())
+            except Exception as exc:  # noqa: BLE001 - one failed figure must not lose the rest
+                results[key] = {"error": f"{type(exc).__name__}: {exc}"[:2000]}
     finally:
         if not keep:
             shutil.rmtree(root, ignore_errors=True)

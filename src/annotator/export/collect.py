@@ -12,6 +12,7 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -69,6 +70,7 @@ class ReleaseInput:
     annotators: int  # distinct reviewers of the released cases
     adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
     image_bytes: Callable[[str], bytes] = field(repr=False)
+    renders_dir: Path | None = None  # where DICOM renders are cached (a project folder's)
 
 
 def pseudonym(seed: str, name: str) -> str:
@@ -120,6 +122,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
                                  | {c.case_id for c in excluded}),
         user_names=sorted(set(names.values())), annotators=len(reviewers),
         adjudicators=len(adjudicators), image_bytes=load,
+        renders_dir=project.folder / "cache" / "renders" if project.folder else None,
     )
 
 

@@ -104,8 +104,14 @@ def prepare_for_screen(array: np.ndarray, screen: tuple[int, int]) -> ScreenFram
     """Reduce a 2-D grey ``array`` to ``screen`` (width, height) or less and quantise it."""
     values = np.asarray(array)
     width, height = max(1, screen[0]), max(1, screen[1])
-    step = max(1, -(-values.shape[1] // width), -(-values.shape[0] // height))
-    small = values[::step, ::step]
+    return prepare_stepped(values, max(1, -(-values.shape[1] // width),
+                                       -(-values.shape[0] // height)))
+
+
+def prepare_stepped(array: np.ndarray, step: int) -> ScreenFrame:
+    """:func:`prepare_for_screen` keeping every ``step``-th pixel of each row and column."""
+    step = max(1, int(step))
+    small = np.asarray(array)[::step, ::step]
     low, high = (float(small.min()), float(small.max())) if small.size else (0.0, 0.0)
     integral = bool(np.all(np.floor(small) == small)) if small.size else True
     scale = 1.0 if integral and high - low < LUT_LEVELS else max((high - low) / (LUT_LEVELS - 1),

@@ -81,3 +81,17 @@ def _open_annotation(project: Project) -> tuple[str, str]:
         ).first()
     assert row is not None
     return str(row[0]), str(row[1])
+
+
+def test_bench_figures_have_the_issue_shape(tmp_path: Path) -> None:
+    from annotator.bench.run import figure, format_table, run_bench
+
+    assert figure([3.0, 1.0, 2.0], 0.5, 1.0) == {
+        "median_s": 2.0, "min_s": 1.0, "max_s": 3.0, "runs": 3, "baseline_s": 0.5,
+        "ratio": 4.0, "target_s": 1.0}
+    results = run_bench(2, runs=1, workdir=tmp_path, only=["window_level"])
+    assert results["cases"] == 2 and results["machine"]["cpus"]
+    window = results["window_level"]
+    assert set(window) >= {"median_s", "min_s", "max_s", "runs", "baseline_s", "ratio"}
+    assert window["runs"] == 20 and window["baseline_s"] > 0
+    assert "window_level" in format_table(results)

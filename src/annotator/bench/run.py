@@ -205,6 +205,7 @@ def _export(project_dir: Path, root: Path, runs: int, say: Callable[[str], None]
         shutil.rmtree(target, ignore_errors=True)
     result = figure(times, baseline, None)
     result["target"] = "within 2x of copying the files"
+    result["first_run_s"] = round(times[0], 6)  # DICOM renders not yet cached
     return result
 
 

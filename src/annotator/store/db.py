@@ -11,6 +11,7 @@ project) wait.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -140,9 +141,36 @@ def current_revision(engine: Engine) -> str | None:
         return None if row is None else str(row[0])
 
 
+def _head_from_files() -> str | None:
+    """The head revision read from the migration files' text; None unless plainly linear.
+
+    Opening a project at the head needs no Alembic at all (importing it and scanning its
+    scripts is a good part of the app's start-up); anything unusual falls back to Alembic.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        revision = re.search(r'^revision\s*(?::[^=]*)?=\s*["\']([^"\']+)["\']\s*$', text, re.M)
+        down = re.search(r"^down_revision\s*(?::[^=]*)?=\s*(.+?)\s*$", text, re.M)
+        if revision is None or down is None:
+            return None
+        revisions.add(revision.group(1))
+        parent = down.group(1)
+        if parent != "None":
+            quoted = re.fullmatch(r'["\']([^"\']+)["\']', parent)
+            if quoted is None:
+                return None  # a merge (tuple) or a computed value
+            parents.add(quoted.group(1))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
 def upgrade(engine: Engine, where: str) -> None:
     """Bring the schema to this app's head; refuse a database from a newer app."""
     stored = current_revision(engine)
+    if stored is not None and stored == _head_from_files():
+        return  # already at the head: nothing for Alembic to do
     if stored is not None and stored not in known_revisions():
         raise ProjectError(
             f"{where} was written by a newer version of annotator (schema {stored}); "

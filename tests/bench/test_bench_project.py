@@ -95,3 +95,15 @@ def test_bench_figures_have_the_issue_shape(tmp_path: Path) -> None:
     assert set(window) >= {"median_s", "min_s", "max_s", "runs", "baseline_s", "ratio"}
     assert window["runs"] == 20 and window["baseline_s"] > 0
     assert "window_level" in format_table(results)
+
+
+def test_items_of_named_cases_are_those_of_the_whole_queue(project: Project) -> None:
+    from annotator.bench.synth import SENIOR
+    from annotator.services.review_queue import list_items
+
+    everything = list_items(project, SENIOR, include_auto=True)
+    cases = sorted({i.case_id for i in everything})
+    assert cases
+    for case_id in cases + ["bench-00001"]:
+        named = list_items(project, SENIOR, include_auto=True, case_ids=[case_id])
+        assert named == [i for i in everything if i.case_id == case_id]

@@ -60,12 +60,17 @@ def _report(project: Project) -> dict[str, Any] | None:
     if load is None or build is None:
         return None
     from annotator.services import agreement_cache
+    from annotator.services.agreement import input_rows
 
+    seed = str(project.setting("deid_seed") or "")
     with project.read() as session:
+        key = agreement_cache.input_key("release", [seed, input_rows(session)])
+        cached = agreement_cache.lookup(session, "release", key)
+        if cached is not None:
+            return cached
         basis = load(session)
-    released = release_basis(basis, str(project.setting("deid_seed") or ""))
-    key = agreement_cache.input_key("release", released)
-    return agreement_cache.cached(project, "release", key, lambda: build(released))
+    report: dict[str, Any] = build(release_basis(basis, seed))
+    return agreement_cache.store(project, "release", key, report)
 
 
 def release_agreement(project: Project) -> AgreementPart:

@@ -74,8 +74,12 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
                                      for c in page.strip_model.cards), ticks)
         switches["thumbs"].append(time.perf_counter() - ticks[0])
         switches["blocked"].append(max(b - a for a, b in zip(ticks, ticks[1:], strict=False)))
+        # What an edit of this case triggers once the list timer fires (the row, or the
+        # whole list in versions without row updates).
+        if hasattr(page, "_list_changed_cases"):
+            page._list_changed_cases.add(case_id)
         start = time.perf_counter()
-        page._list_timer.timeout.emit()  # what an edit or submit triggers
+        page._list_timer.timeout.emit()
         switches["list"].append(time.perf_counter() - start)
     window.close()
     return {"first_image_at": first_image_at, "switches": switches}

@@ -26,7 +26,7 @@ from annotator.domain.states import AnnotationState, Role
 from annotator.services import agreement_cache
 from annotator.services.project import Project
 from annotator.services.users import require_role
-from annotator.store.schema import Annotation, Case, CaseRevision, User
+from annotator.store.schema import Annotation, Case, CaseRevision, User, UserRole
 
 DOING = "viewing inter-annotator agreement"
 
@@ -79,9 +79,40 @@ def agreement_report(
     """
     with project.read() as session:
         require_role(session, actor, Role.CURATOR, DOING)
-        basis = load_basis(session)
-    key = agreement_cache.input_key("project", basis, options)
-    return agreement_cache.cached(project, "project", key, lambda: build_report(basis, options))
+        key = agreement_cache.input_key("project", input_rows(session), options)
+        cached = agreement_cache.lookup(session, "project", key)
+        if cached is not None:
+            return cached
+        basis = load_basis(session)  # in the snapshot the key was computed from
+    return agreement_cache.store(project, "project", key, build_report(basis, options))
+
+
+def input_rows(session: Session) -> list[Any]:
+    """What :func:`load_basis` reads, as row identities and versions, without the JSON.
+
+    A case's current revision is named by its content hash (draft and images); an
+    annotation's submitted labels change only with its version, state or submission time
+    (every ORM update bumps ``version``); people by name and roles. Reading these is a
+    fraction of decoding every draft and label map, so an unchanged project is answered
+    from the cache quickly.
+    """
+    cases = session.execute(
+        select(Case.case_id, Case.state, Case.state_reason, Case.version,
+               CaseRevision.content_hash)
+        .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
+        .order_by(Case.case_id)
+    ).all()
+    annotations = session.execute(
+        select(Annotation.id, Annotation.case_pk, Annotation.annotator_id, Annotation.state,
+               Annotation.version, Annotation.submitted_at, Annotation.withdrawn_at)
+        .order_by(Annotation.id)
+    ).all()
+    users = session.execute(
+        select(User.id, User.name, UserRole.role)
+        .outerjoin(UserRole, UserRole.user_id == User.id)
+        .order_by(User.name, UserRole.role)
+    ).all()
+    return [[list(map(str, row)) for row in rows] for rows in (cases, annotations, users)]
 
 
 def forget_cached_report(project: Project) -> None:

@@ -147,7 +147,11 @@ class CaseListPanel(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed to its widest word: "resize to contents" measured every row on each change.
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        widest = max(self.fontMetrics().horizontalAdvance(w)
+                     for w in ("discarding", "submitted", "Progress", "100%"))
+        header.resizeSection(1, widest + 24)
         self.table.verticalHeader().setDefaultSectionSize(24)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 0)

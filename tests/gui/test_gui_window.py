@@ -149,3 +149,25 @@ def test_active_time_is_measured_and_stored_on_leaving(qtbot, page, stored) -> N
     page.open_case("T2")
     assert stored("T1")["active_seconds"] == 60.0
     assert "active_seconds" not in stored("T2")
+
+
+def test_an_edit_updates_its_row_without_reloading_the_list(  # type: ignore[no-untyped-def]
+    qtbot, page, monkeypatch
+) -> None:
+    from annotator.services import workspace
+
+    panel = page.case_list
+    before = panel.model.rows[panel.model.row_of("T1")]
+    reloads: list[int] = []
+    real = workspace.case_list
+    monkeypatch.setattr(workspace, "case_list", lambda *a, **k: reloads.append(1) or real(*a, **k))
+    resets: list[int] = []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)  # accept all
+    page.open_case("T2")  # leaves T1 before the list timer fires: T1's row still updates
+    qtbot.waitUntil(lambda: panel.model.rows[panel.model.row_of("T1")].done > before.done)
+    page.open_case("T1")
+    page.submit()
+    qtbot.waitUntil(lambda: panel.progress.text() == "1 of 4 submitted")
+    assert panel.model.rows[panel.model.row_of("T1")].state == "submitted"
+    assert reloads == [] and resets == []  # rows replaced, never the whole list

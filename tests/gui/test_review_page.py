@@ -61,6 +61,7 @@ def make_page(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
         page.resize(1280, 800)
         page.show()
         qtbot.waitExposed(page)
+        qtbot.waitUntil(page.ready, timeout=10_000)  # the queue loads in the background
         page.activateWindow()
         qtbot.waitUntil(page.isActiveWindow, timeout=5_000)  # shortcuts need an active window
         page.table.setFocus()
@@ -179,3 +180,30 @@ def test_notes_and_every_action_in_the_registry(qtbot, conflicts, make_page) -> 
     )
     assert registry.conflicts() == []
     qtbot.waitUntil(lambda: bool(page.case_panel.pixmaps), timeout=10_000)
+
+
+def test_the_queue_is_read_off_the_gui_thread(  # type: ignore[no-untyped-def]
+    qtbot, conflicts, tmp_path: Path, monkeypatch
+) -> None:
+    import threading
+
+    from annotator.gui.actions import ActionRegistry
+    from annotator.gui.context import GuiContext
+    from annotator.gui.pages.review import Page
+    from annotator.services.review import queue as review_queue
+
+    threads: list[str] = []
+    real = review_queue.case_queue
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(review_queue, "case_queue", spy)
+    registry = ActionRegistry(bindings_file=tmp_path / "shortcuts.json")
+    page = Page(GuiContext(conflicts, "adj", registry, case_id="T1"))
+    qtbot.addWidget(page)
+    assert not page.ready()  # the constructor returned before the queue was read
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    assert threads and threading.main_thread().name not in threads
+    assert page.queue.current() == "T1" and page.table.current() is not None

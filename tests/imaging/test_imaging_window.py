@@ -84,3 +84,26 @@ def test_ct_presets_are_named_data() -> None:
     assert preset("lung").label == "Lung"
     with pytest.raises(KeyError, match="brain"):
         preset("liver")
+
+
+def test_window_at_screen_size_matches_the_exact_window_on_the_same_pixels() -> None:
+    from annotator.imaging.window import prepare_for_screen, window_lut
+
+    rng = np.random.default_rng(3)
+    pixels = rng.integers(-1024, 3072, (3072, 2048)).astype(np.float32)
+    prepared = prepare_for_screen(pixels, (1280, 800))
+    assert prepared.step == 4  # 3072 / 800 rounded up
+    assert prepared.indices.shape == (768, 512)
+    for center, width, invert in ((40.0, 400.0, False), (600.0, 2800.0, True), (0.0, 1.0, False)):
+        expected = apply_window(pixels[::4, ::4], center, width, invert=invert)
+        assert np.array_equal(window_lut(prepared, center, width, invert=invert), expected)
+
+
+def test_window_at_screen_size_of_wide_float_data_is_within_one_grey_level() -> None:
+    from annotator.imaging.window import prepare_for_screen, window_lut
+
+    pixels = np.linspace(-5e5, 5e5, 300 * 200, dtype=np.float64).reshape(300, 200)
+    prepared = prepare_for_screen(pixels, (1280, 800))
+    assert prepared.step == 1
+    got = window_lut(prepared, 0.0, 2e5).astype(int)
+    assert np.abs(got - apply_window(pixels, 0.0, 2e5).astype(int)).max() <= 1

@@ -18,6 +18,7 @@ from types import ModuleType
 from annotator import __version__
 from annotator.cli import (
     agreement,
+    bench,
     export,
     gui,
     imports,
@@ -48,6 +49,7 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (
     review,
     judging,
     sme,
+    bench,
 )
 
 

@@ -18,7 +18,6 @@ from typing import Any
 
 from annotator.export.layout import dump_json
 from annotator.export.release_input import pseudonym
-from annotator.store.project import Project
 
 
 @dataclass
@@ -65,31 +64,18 @@ def release_basis(basis: Any, seed: str, released: Collection[str] | None = None
     return dataclasses.replace(basis, cases=cases, annotators=annotators)
 
 
-def _report(project: Project, released: Collection[str] | None) -> dict[str, Any] | None:
-    load = _optional("annotator.services.agreement", "load_basis")
-    build = _optional("annotator.agreement.report", "build_report")
-    if load is None or build is None:
-        return None
-    with project.tx() as session:
-        basis = load(session)
-    seed = str(project.setting("deid_seed") or "")
-    report: dict[str, Any] = build(release_basis(basis, seed, released))
-    return report
-
-
 def _kappa_words(report: dict[str, Any]) -> str:
     """The kappa definition the report used (for the card's agreement note)."""
     options = (report.get("basis") or {}).get("options") or {}
     return str(options.get("kappa_definition") or "")
 
 
-def release_agreement(project: Project, released: Collection[str] | None = None) -> AgreementPart:
-    """The agreement report for a release, or an empty part whose ``note`` says why.
+def release_agreement(report: dict[str, Any] | None) -> AgreementPart:
+    """The release's part of the agreement ``report``, or an empty part whose ``note`` says why.
 
-    ``released`` are the case ids of the release: the report is computed on them only.
-    The caller checks that the actor is a curator (the report is theirs to publish).
+    The report is computed by the agreement service on the released cases' basis as
+    :func:`release_basis` shapes it; the caller checks that the actor is a curator.
     """
-    report = _report(project, released)
     if report is None:
         return AgreementPart(note="The agreement report is not available in this version of"
                                   " the app; this release does not include it.")

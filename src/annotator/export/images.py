@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -27,6 +28,7 @@ from annotator.export.layout import (
 )
 from annotator.export.privacy import image_findings
 from annotator.export.release_input import ReleasedCase
+from annotator.export.render_cache import RenderCache
 from annotator.imaging.probe import DICOM, PNG, ImageDecodeError
 from annotator.imaging.render import render_png
 from annotator.ingest.deidentify import DeidentifyError, reencode_raster
@@ -110,12 +112,15 @@ def ship_case_images(
     *,
     include_dicom: bool,
     findings: list[str],
+    renders: RenderCache | None = None,
 ) -> list[ShippedImage]:
     """Write one case's image files through ``write`` and return their records.
 
     Privacy findings on the stored files are appended to ``findings`` (the caller stops
     the export when there are any). Raises ExportError for a DICOM that cannot be rendered.
+    ``renders`` caches DICOM renders by content hash; every shipped PNG is still scanned.
     """
+    cache = renders or RenderCache(None)
     mapping = path_map(case)
     folder = safe_case_dir(case.case_id)
     captions = _exam_captions(case.release)
@@ -127,7 +132,8 @@ def ship_case_images(
         render: dict[str, Any] | None = None
         dicom_path = None
         if img.media_type == DICOM:
-            out, render = _render(case.case_id, img.draft_path, data)
+            out, render = cache.get(img.sha256, partial(_render, case.case_id,
+                                                        img.draft_path, data))
             if include_dicom:
                 dicom_path = f"{DICOM_DIR}/{folder}/{PurePosixPath(target).stem}.dcm"
                 findings += image_findings(f"{case.case_id}: {dicom_path}", data, DICOM)

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -57,6 +58,7 @@ class ReleaseInput:
     annotators: int  # distinct reviewers of the released cases
     adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
     image_bytes: Callable[[str], bytes] = field(repr=False)
+    renders_dir: Path | None = None  # where DICOM renders are cached (a project folder's)
 
 
 def pseudonym(seed: str, name: str) -> str:

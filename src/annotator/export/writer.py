@@ -29,6 +29,7 @@ from annotator.export.model import PROVENANCE_KEY, case_problems
 from annotator.export.privacy import check, name_findings
 from annotator.export.rai import rai_fields
 from annotator.export.release_input import HeldBack, ReleaseInput
+from annotator.export.render_cache import RenderCache
 from annotator.export.settings import CardSettings
 from annotator.staging import move_into_place, staging_dir
 
@@ -121,10 +122,12 @@ def _write_cases(
     shipped: list[ShippedImage] = []
     findings: list[str] = []
     problems: list[str] = []
+    renders = RenderCache(data.renders_dir)
     for case in data.cases:
         report(len(shipped), total, f"case {case.case_id}")
         images = ship_case_images(case, data.image_bytes, write,
-                                  include_dicom=options.include_dicom, findings=findings)
+                                  include_dicom=options.include_dicom, findings=findings,
+                                  renders=renders)
         shipped += images
         final = rewrite_paths(case.release, path_map(case))
         final[PROVENANCE_KEY] = case.provenance

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from annotator.imaging import _dicom
 from annotator.imaging.limits import TooLarge, check_dicom_size, check_raster_size
+
+if TYPE_CHECKING:
+    from pydicom.dataset import Dataset
 
 PNG = "image/png"
 JPEG = "image/jpeg"
@@ -106,6 +110,16 @@ def _raster_reason(label: str, exc: BaseException) -> str:
 def _probe_dicom(data: bytes, name: str) -> ImageInfo:
     # Not cached: import probes the original (identified) bytes once, then stores a
     # de-identified copy, so keeping this parse would only hold patient data in memory.
+    return probe_dicom(data, name=name)[0]
+
+
+def probe_dicom(data: bytes, *, name: str, decode: bool = True) -> tuple[ImageInfo, Dataset]:
+    """Parse DICOM bytes once: what :func:`probe_image` learns, and the parsed dataset.
+
+    Import hands the dataset on to de-identification instead of parsing the bytes again.
+    ``decode=False`` checks the header only (for a file whose pixel data is already known
+    to decode). Raises :class:`ImageDecodeError`.
+    """
     try:
         ds = _dicom.parse(data)
     except Exception as exc:  # noqa: BLE001 - pydicom raises many types on bad files
@@ -123,12 +137,13 @@ def _probe_dicom(data: bytes, name: str) -> ImageInfo:
         check_dicom_size(ds)  # from the header, before any pixel is decoded
     except TooLarge as exc:
         raise ImageDecodeError(name, f"DICOM too large to open safely: {exc}") from exc
-    try:
-        _dicom.decode_raw(ds, 0)
-    except Exception as exc:  # noqa: BLE001 - decoder plugins raise anything
-        raise ImageDecodeError(name, _dicom.decode_failure_reason(exc, ds)) from exc
+    if decode:
+        try:
+            _dicom.decode_raw(ds, 0)
+        except Exception as exc:  # noqa: BLE001 - decoder plugins raise anything
+            raise ImageDecodeError(name, _dicom.decode_failure_reason(exc, ds)) from exc
     photometric = ds.get("PhotometricInterpretation")
-    return ImageInfo(
+    info = ImageInfo(
         media_type=DICOM,
         width=int(columns),
         height=int(rows),
@@ -136,3 +151,16 @@ def _probe_dicom(data: bytes, name: str) -> ImageInfo:
         is_dicom=True,
         photometric=str(photometric) if photometric else None,
     )
+    return info, ds
+
+
+def png_header_info(data: bytes, *, name: str) -> ImageInfo:
+    """Size of a PNG this app wrote itself from decoded pixels (header only, no decode)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            width, height = img.size
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ImageDecodeError(name, _raster_reason("PNG", exc)) from exc
+    return ImageInfo(PNG, width, height, 1, False, None)

@@ -78,3 +78,60 @@ def full_range_window(bits: int) -> tuple[float, float]:
     """The identity window for ``bits``-bit data: 0 maps to 0 and 2**bits - 1 to 255."""
     span = float(2**bits)
     return span / 2.0, span
+
+
+# --- fast windowing at screen size ---------------------------------------------------------
+
+LUT_LEVELS = 65536  # uint16 indices: exact for integer-valued data spanning < 65,536 values
+
+
+@dataclass(frozen=True)
+class ScreenFrame:
+    """A grey frame prepared once (off the GUI thread) for windowing on every drag.
+
+    ``indices`` is the frame reduced to at most the screen's size (every ``step``-th pixel)
+    and quantised to uint16: pixel value = ``offset + indices * scale``. A window is then a
+    65,536-entry lookup table, so its cost depends on the screen, not the image.
+    """
+
+    indices: np.ndarray
+    offset: float
+    scale: float
+    step: int
+
+
+def prepare_for_screen(array: np.ndarray, screen: tuple[int, int]) -> ScreenFrame:
+    """Reduce a 2-D grey ``array`` to ``screen`` (width, height) or less and quantise it."""
+    values = np.asarray(array)
+    width, height = max(1, screen[0]), max(1, screen[1])
+    return prepare_stepped(values, max(1, -(-values.shape[1] // width),
+                                       -(-values.shape[0] // height)))
+
+
+def prepare_stepped(array: np.ndarray, step: int) -> ScreenFrame:
+    """:func:`prepare_for_screen` keeping every ``step``-th pixel of each row and column."""
+    step = max(1, int(step))
+    small = np.asarray(array)[::step, ::step]
+    low, high = (float(small.min()), float(small.max())) if small.size else (0.0, 0.0)
+    integral = bool(np.all(np.floor(small) == small)) if small.size else True
+    scale = 1.0 if integral and high - low < LUT_LEVELS else max((high - low) / (LUT_LEVELS - 1),
+                                                                 1e-12)
+    indices = np.rint((small - low) / scale).astype(np.uint16)
+    return ScreenFrame(indices, low, scale, step)
+
+
+def window_lut(
+    frame: ScreenFrame, center: float, width: float, *, invert: bool = False
+) -> np.ndarray:
+    """The prepared frame through the same LINEAR window as :func:`apply_window` (uint8)."""
+    levels = frame.offset + frame.scale * np.arange(LUT_LEVELS, dtype=np.float64)
+    table = apply_window(levels, center, width, invert=invert)
+    return np.take(table, frame.indices)
+
+
+def window_for_screen(
+    array: np.ndarray, center: float, width: float, screen: tuple[int, int],
+    *, invert: bool = False,
+) -> np.ndarray:
+    """Prepare and window in one call (a fresh frame; the viewer keeps the prepared one)."""
+    return window_lut(prepare_for_screen(array, screen), center, width, invert=invert)

@@ -62,14 +62,17 @@ def read_dicom(data: bytes) -> Dataset:
     return ds
 
 
-def deidentify_dicom(data: bytes, *, seed: str, name: str) -> tuple[bytes, list[str]]:
+def deidentify_dicom(
+    data: bytes, *, seed: str, name: str, dataset: Dataset | None = None
+) -> tuple[bytes, list[str]]:
     """De-identify a DICOM file; the pixel values are left untouched.
 
     Names, IDs and UIDs are replaced, dates shifted, then only the allow-listed elements of
     :mod:`dicom_profile` are kept (free text, private tags, file-meta extras, trailing
     padding removed; preamble zeroed); compressed frames are stored decoded, since a JPEG frame
-    carries segments of its own. Raises :class:`DeidentifyError` when the file cannot be
-    parsed, decoded or written back.
+    carries segments of its own. ``dataset``, when given, is ``data`` already parsed (import
+    parses each file once); it is changed in place. Raises :class:`DeidentifyError` when the
+    file cannot be parsed, decoded or written back.
     """
     from dicognito.anonymizer import Anonymizer
 
@@ -77,7 +80,7 @@ def deidentify_dicom(data: bytes, *, seed: str, name: str) -> tuple[bytes, list[
         with warnings.catch_warnings():
             # pydicom warns about odd values in the input; the report lists what changed.
             warnings.simplefilter("ignore")
-            ds = read_dicom(data)
+            ds = read_dicom(data) if dataset is None else dataset
             before = _flatten(ds)
             Anonymizer(seed=seed).anonymize(ds)
             private = len(_private_elements(ds))
@@ -102,6 +105,11 @@ def dicom_header(data: bytes) -> dict[str, str]:
             ds = read_dicom(data)
     except Exception:  # noqa: BLE001 - the image was probed already; a header is optional
         return {}
+    return header_of(ds)
+
+
+def header_of(ds: Dataset) -> dict[str, str]:
+    """:func:`dicom_header` of an already parsed dataset."""
     header: dict[str, str] = {}
     for keyword in HEADER_KEYWORDS:
         value = ds.get(keyword)

@@ -2,22 +2,38 @@
 
 Paths are relative to the JSON file's folder. A missing or unreadable image rejects the
 case, so :class:`ImageRejected` carries the field that named the image and the reason.
+
+Each DICOM file is parsed once: the probe's dataset is de-identified in place, and the
+written file is parsed once more to prove that it is still a DICOM image with the very
+same pixel data (so its pixels decode as the probe proved). Images of a batch of cases are
+read on a few worker threads (zlib and the pixel decoders release the GIL).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import warnings
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
 
 from annotator.domain.checks import ImageUse
 from annotator.errors import AnnotatorError
 from annotator.imaging.limits import MAX_FILE_BYTES
-from annotator.imaging.probe import ImageDecodeError, ImageInfo, probe_image
+from annotator.imaging.probe import (
+    ImageDecodeError,
+    ImageInfo,
+    png_header_info,
+    probe_dicom,
+    probe_image,
+    sniff_media_type,
+)
 from annotator.ingest.deidentify import (
     DeidentifyError,
     deidentify_dicom,
-    dicom_header,
+    header_of,
     reencode_raster,
 )
 from annotator.ingest.results import CandidateImage
@@ -42,13 +58,41 @@ class _Cleaned:
     header: tuple[tuple[str, str], ...]
 
 
+WORKERS = max(1, min(4, os.cpu_count() or 1))
+
+
 class ImageReader:
-    """Reads images for one import run; a file cited by several cases is read once."""
+    """Reads images for one import run; a file cited by several cases of a batch is read once.
+
+    :meth:`prefetch` starts reading on worker threads; :meth:`read` waits for the result;
+    :meth:`forget` drops what the last batch read, so memory holds one batch of images.
+    """
 
     def __init__(self, *, deidentify: bool, seed: str) -> None:
         self._deidentify = deidentify
         self._seed = seed
-        self._cache: dict[Path, _Cleaned | ImageRejected] = {}
+        self._cache: dict[Path, _Cleaned | ImageRejected | Future[_Cleaned]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    def prefetch(self, base: Path, use: ImageUse) -> None:
+        """Start reading ``use``'s image in the background (errors wait for :meth:`read`)."""
+        try:
+            location = _locate(base, use)
+            key = location.resolve()
+        except (ImageRejected, OSError, RuntimeError):
+            return
+        if key not in self._cache:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="import-image")
+            self._cache[key] = self._pool.submit(self._load, location, use.draft_path)
+
+    def forget(self) -> None:
+        self._cache.clear()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
     def read(self, base: Path, use: ImageUse) -> CandidateImage:
         """The candidate image for ``use``; raises :class:`ImageRejected`."""
@@ -58,6 +102,12 @@ class ImageReader:
         except (OSError, RuntimeError) as exc:  # a symlink loop, an over-long name
             raise ImageRejected(use.field, f"cannot read image {location}: {exc}") from None
         cached = self._cache.get(key)
+        if isinstance(cached, Future):
+            try:
+                cached = cached.result()
+            except ImageRejected as exc:
+                cached = exc
+            self._cache[key] = cached
         if cached is None:
             try:
                 cached = self._load(location, use.draft_path)
@@ -83,15 +133,18 @@ class ImageReader:
             raise ImageRejected("", f"image path is a folder, not a file: {location}") from None
         except OSError as exc:
             raise ImageRejected("", f"cannot read image {location}: {os_reason(exc)}") from None
-        info = _probe(data, draft_path)
+        info, dataset = _probe(data, draft_path)
         removed: list[str] = []
-        header: dict[str, str] = {}
         if self._deidentify:
-            data, removed = _clean(data, info, draft_path, self._seed)
-            if removed:
-                info = _probe(data, draft_path)  # the rewritten file must still decode
-        if info.is_dicom:
-            header = dicom_header(data)
+            pixels = dataset.get("PixelData") if dataset is not None else None
+            data, removed = _clean(data, info, draft_path, self._seed, dataset)
+            if removed:  # the rewritten file must still decode
+                info, dataset = _recheck(data, info, draft_path, pixels)
+        header: dict[str, str] = {}
+        if dataset is not None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                header = header_of(dataset)
         return _Cleaned(data, hashlib.sha256(data).hexdigest(), info, tuple(removed),
                         tuple(header.items()))
 
@@ -118,17 +171,45 @@ def _locate(base: Path, use: ImageUse) -> Path:
     return location
 
 
-def _probe(data: bytes, draft_path: str) -> ImageInfo:
+def _probe(data: bytes, draft_path: str) -> tuple[ImageInfo, Any]:
+    """The image's info, and for DICOM its parsed dataset (None for PNG/JPEG)."""
     try:
-        return probe_image(data, name=draft_path)
+        if sniff_media_type(data) == "application/dicom":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return probe_dicom(data, name=draft_path)
+        return probe_image(data, name=draft_path), None
     except ImageDecodeError as exc:
         raise ImageRejected("", f"unreadable image: {exc.reason}") from None
 
 
-def _clean(data: bytes, info: ImageInfo, name: str, seed: str) -> tuple[bytes, list[str]]:
+def _recheck(data: bytes, before: ImageInfo, draft_path: str, pixels: Any
+             ) -> tuple[ImageInfo, Any]:
+    """Info of a cleaned file, proving it is still the image the probe decoded.
+
+    A PNG this app wrote from decoded pixels needs only its header read. A de-identified
+    DICOM is parsed again; when its pixel data and image attributes are those of the
+    probed original, decoding it again would prove nothing new, otherwise it is decoded.
+    """
+    try:
+        if not before.is_dicom:
+            return png_header_info(data, name=draft_path), None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            info, dataset = probe_dicom(data, name=draft_path, decode=False)
+            same = pixels is not None and dataset.get("PixelData") == pixels and info == before
+            if not same:
+                info, dataset = probe_dicom(data, name=draft_path)
+        return info, dataset
+    except ImageDecodeError as exc:
+        raise ImageRejected("", f"unreadable image: {exc.reason}") from None
+
+
+def _clean(data: bytes, info: ImageInfo, name: str, seed: str, dataset: Any
+           ) -> tuple[bytes, list[str]]:
     try:
         if info.is_dicom:
-            return deidentify_dicom(data, seed=seed, name=name)
+            return deidentify_dicom(data, seed=seed, name=name, dataset=dataset)
         return reencode_raster(data, name=name)
     except DeidentifyError as exc:
         raise ImageRejected("", exc.reason) from None

@@ -7,8 +7,10 @@ even when others fail; bad input never raises.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from annotator.domain.case import CaseFormatError, content_hash, normalise_draft, parse_case
 from annotator.domain.checks import case_warnings, check_case, image_uses
@@ -26,6 +28,9 @@ from annotator.ingest.sources import CaseObject, find_case_files, json_kind, rea
 _REJECTING_CODES = {"exam_duplicate_figure", "exam_figure_missing"}
 
 
+BATCH_CASES = 50  # cases read (and, by the import service, stored) together
+
+
 def read_case_sources(paths: Sequence[Path], *, deidentify: bool = True,
                       seed: str) -> IngestResult:
     """Read every case in ``paths`` (JSON files holding a case or an array, or folders).
@@ -35,25 +40,67 @@ def read_case_sources(paths: Sequence[Path], *, deidentify: bool = True,
     case id twice in one run rejects the later one.
     """
     result = IngestResult()
-    files, rejected = find_case_files(paths)
-    result.rejected.extend(rejected)
-    images = ImageReader(deidentify=deidentify, seed=seed)
-    first_seen: dict[str, Path] = {}
-    for file in files:
-        objects, rejection = read_case_objects(file)
-        if rejection is not None:
-            result.rejected.append(rejection)
-        for obj in objects:
-            outcome = _read_case(obj, images, first_seen, result)
-            if isinstance(outcome, Rejection):
-                result.rejected.append(outcome)
-            else:
-                result.accepted.append(outcome)
+    for part in iter_case_sources(paths, deidentify=deidentify, seed=seed):
+        result.accepted.extend(part.accepted)
+        result.rejected.extend(part.rejected)
+        result.duplicates_in_input.extend(part.duplicates_in_input)
     return result
 
 
-def _read_case(obj: CaseObject, images: ImageReader, first_seen: dict[str, Path],
-               result: IngestResult) -> CaseCandidate | Rejection:
+def iter_case_sources(paths: Sequence[Path], *, deidentify: bool = True, seed: str,
+                      batch: int = BATCH_CASES) -> Iterator[IngestResult]:
+    """:func:`read_case_sources` in parts of about ``batch`` cases, so that an import holds
+    one part's images in memory, not every image of the run."""
+    files, rejected = find_case_files(paths)
+    part = IngestResult()
+    part.rejected.extend(rejected)
+    images = ImageReader(deidentify=deidentify, seed=seed)
+    first_seen: dict[str, Path] = {}
+    pending: list[CaseObject] = []
+    try:
+        for file in files:
+            objects, rejection = read_case_objects(file)
+            if rejection is not None:
+                part.rejected.append(rejection)
+            pending.extend(objects)
+            if len(pending) >= batch:
+                _read_cases(pending, images, first_seen, part)
+                yield part
+                part, pending = IngestResult(), []
+        _read_cases(pending, images, first_seen, part)
+        yield part
+    finally:
+        images.close()
+
+
+def _read_cases(objects: list[CaseObject], images: ImageReader, first_seen: dict[str, Path],
+                result: IngestResult) -> None:
+    """Check the cases in order, read all their images at once, then build the candidates."""
+    checked = [_check(obj, first_seen, result) for obj in objects]
+    for item in checked:
+        if not isinstance(item, Rejection):
+            for use in image_uses(item.content):
+                images.prefetch(item.obj.file.parent, use)
+    for item in checked:
+        outcome = item if isinstance(item, Rejection) else _with_images(item, images)
+        if isinstance(outcome, Rejection):
+            result.rejected.append(outcome)
+        else:
+            result.accepted.append(outcome)
+    images.forget()
+
+
+@dataclass
+class _Checked:
+    obj: CaseObject
+    case_id: str
+    content: dict[str, Any]
+    original: dict[str, Any]
+    problems: list[Any]
+
+
+def _check(obj: CaseObject, first_seen: dict[str, Path],
+           result: IngestResult) -> _Checked | Rejection:
     where = f"item [{obj.index}] of the array: " if obj.index is not None else ""
     raw = obj.value
     if not isinstance(raw, dict):
@@ -80,6 +127,11 @@ def _read_case(obj: CaseObject, images: ImageReader, first_seen: dict[str, Path]
     fatal = [p for p in problems if p.code in _REJECTING_CODES]
     if fatal:
         return Rejection(obj.file, case_id, fatal[0].field, fatal[0].message)
+    return _Checked(obj, case_id, content, original, problems)
+
+
+def _with_images(item: _Checked, images: ImageReader) -> CaseCandidate | Rejection:
+    obj, content = item.obj, item.content
     loaded: list[CandidateImage] = []
     failures: list[ImageRejected] = []
     for use in image_uses(content):
@@ -89,9 +141,10 @@ def _read_case(obj: CaseObject, images: ImageReader, first_seen: dict[str, Path]
             failures.append(exc)
     if failures:
         also = "".join(f"; also {f.field}: {f.reason}" for f in failures[1:])
-        return Rejection(obj.file, case_id, failures[0].field, failures[0].reason + also)
+        return Rejection(obj.file, item.case_id, failures[0].field, failures[0].reason + also)
     digest = content_hash({"case": content, "images": {i.draft_path: i.sha256 for i in loaded}})
     return CaseCandidate(
-        file=obj.file, case_id=case_id, content=content, original_values=original,
-        images=loaded, problems=problems, warnings=case_warnings(content), content_hash=digest,
+        file=obj.file, case_id=item.case_id, content=content, original_values=item.original,
+        images=loaded, problems=item.problems, warnings=case_warnings(content),
+        content_hash=digest,
     )

@@ -8,6 +8,7 @@ submitted, submission times, progress per annotator) and hands it to the pure co
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import select
@@ -23,9 +24,11 @@ from annotator.agreement.project_data import (
 )
 from annotator.agreement.report import build_report
 from annotator.domain.states import AnnotationState, Role
+from annotator.export.agreement import release_basis
+from annotator.services import agreement_cache
 from annotator.services.users import require_role
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, CaseRevision, User
+from annotator.store.schema import Annotation, Case, CaseRevision, User, UserRole
 
 DOING = "viewing inter-annotator agreement"
 
@@ -76,8 +79,63 @@ def agreement_report(
 
     Raises PermissionDenied unless ``actor`` has the curator role.
     """
-    with project.tx() as session:
+    with project.read() as session:
         require_role(session, actor, Role.CURATOR, DOING)
+        key = agreement_cache.input_key("project", input_rows(session), options)
+        cached = agreement_cache.lookup(session, "project", key)
+        if cached is not None:
+            return cached
+        basis = load_basis(session)  # in the snapshot the key was computed from
+    return agreement_cache.store(project, "project", key, build_report(basis, options))
+
+
+def release_report(project: Project, released: Collection[str]) -> dict[str, Any]:
+    """The agreement report a release ships: the released cases only, reviewers as pseudonyms.
+
+    Cached like :func:`agreement_report`, keyed by the inputs and the released case ids.
+    The caller checks that the actor is a curator.
+    """
+    seed = str(project.setting("deid_seed") or "")
+    keep = sorted(released)
+    with project.read() as session:
+        key = agreement_cache.input_key("release", [seed, keep, input_rows(session)])
+        cached = agreement_cache.lookup(session, "release", key)
+        if cached is not None:
+            return cached
         basis = load_basis(session)
-    return build_report(basis, options)
+    report = build_report(release_basis(basis, seed, keep))
+    return agreement_cache.store(project, "release", key, report)
+
+
+def input_rows(session: Session) -> list[Any]:
+    """What :func:`load_basis` reads, as row identities and versions, without the JSON.
+
+    A case's current revision is named by its content hash (draft and images); an
+    annotation's submitted labels change only with its version, state or submission time
+    (every ORM update bumps ``version``); people by name and roles. Reading these is a
+    fraction of decoding every draft and label map, so an unchanged project is answered
+    from the cache quickly.
+    """
+    cases = session.execute(
+        select(Case.case_id, Case.state, Case.state_reason, Case.version,
+               CaseRevision.content_hash)
+        .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
+        .order_by(Case.case_id)
+    ).all()
+    annotations = session.execute(
+        select(Annotation.id, Annotation.case_pk, Annotation.annotator_id, Annotation.state,
+               Annotation.version, Annotation.submitted_at, Annotation.withdrawn_at)
+        .order_by(Annotation.id)
+    ).all()
+    users = session.execute(
+        select(User.id, User.name, UserRole.role)
+        .outerjoin(UserRole, UserRole.user_id == User.id)
+        .order_by(User.name, UserRole.role)
+    ).all()
+    return [[list(map(str, row)) for row in rows] for rows in (cases, annotations, users)]
+
+
+def forget_cached_report(project: Project) -> None:
+    """Drop the cached reports, so the next one is computed afresh."""
+    agreement_cache.forget(project)
 

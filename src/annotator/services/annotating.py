@@ -70,7 +70,7 @@ def _content(session: Session, annotation: Annotation) -> CaseRevision:
 
 def view(project: Project, annotator: str, case_id: str) -> AnnotationView:
     """The annotator's own view of a case (never another annotator's labels)."""
-    with project.tx() as session:
+    with project.read() as session:
         case, annotation = _load(session, annotator, case_id)
         revision = _content(session, annotation)
         return AnnotationView(

@@ -23,6 +23,7 @@ from annotator.export.settings import (
     check_version,
 )
 from annotator.export.writer import ExportOptions, ExportResult, Progress, write_release
+from annotator.services.agreement import release_report
 from annotator.services.release import collect_release
 from annotator.services.users import require_role
 from annotator.store.history import record
@@ -127,7 +128,7 @@ def export_release(
     data = collect_release(project, include_comments=include_comments)
     if not data.cases:
         raise ExportError("no case is green-lit: there is nothing to release")
-    agreement = release_agreement(project, [c.case_id for c in data.cases])
+    agreement = release_agreement(release_report(project, [c.case_id for c in data.cases]))
     result = write_release(data, out, settings, options, agreement, progress)
     with project.tx() as session:
         record(session, actor, "release_exported",

@@ -34,7 +34,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
     seed = str(project.setting("deid_seed") or "")
     # The unredacted source text ships only when the curator's card setting says so.
     ship_history = project.setting(SETTING_PREFIX + "original_history") == "shipped"
-    with project.tx() as session:
+    with project.read() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
         rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)
         cases = [(c.case_id, c.state, c.state_reason or "") for c in rows]
@@ -67,7 +67,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
         released.append(case)
 
     def load(sha: str) -> bytes:
-        with project.tx() as session:
+        with project.read() as session:
             return project.images.get(session, sha)
 
     return ReleaseInput(
@@ -76,6 +76,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
                                  | {c.case_id for c in excluded}),
         user_names=sorted(set(names.values())), annotators=len(reviewers),
         adjudicators=len(adjudicators), image_bytes=load,
+        renders_dir=project.folder / "cache" / "renders" if project.folder else None,
     )
 
 
@@ -92,7 +93,7 @@ def _why_not_ready(review: CaseReview) -> str:
 
 
 def _discard_code(project: Project, case_id: str) -> str:
-    with project.tx() as session:
+    with project.read() as session:
         case = session.scalars(select(Case).where(Case.case_id == case_id)).one()
         rows = session.scalars(select(Adjudication).where(
             Adjudication.case_pk == case.id, Adjudication.key == "discard",
@@ -106,7 +107,7 @@ def _discard_code(project: Project, case_id: str) -> str:
 def _released(
     project: Project, review: CaseReview, names: dict[str, str], seed: str, comments: bool
 ) -> ReleasedCase:
-    with project.tx() as session:
+    with project.read() as session:
         case = session.scalars(select(Case).where(Case.case_id == review.case_id)).one()
         revision = session.get(CaseRevision, case.current_revision_id)
         assert revision is not None

@@ -11,7 +11,7 @@ from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, Us
 
 def project_status(project: Project) -> dict[str, int]:
     """Counts over current revisions: cases, exams, images, states, annotators, submissions."""
-    with project.tx() as session:
+    with project.read() as session:
         cases = list(session.scalars(select(Case)))
         current = [c.current_revision_id for c in cases if c.current_revision_id is not None]
         revisions = list(session.scalars(select(CaseRevision).where(CaseRevision.id.in_(current))))

@@ -92,7 +92,7 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     if show not in FILTERS:
         raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
     words = search.lower().split()
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, annotator)
         pairs = session.execute(
             select(Annotation, Case, CaseRevision)
@@ -100,31 +100,7 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
             .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
             .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
         ).all()
-        everything: list[tuple[CaseRow, str]] = []
-        for annotation, case, revision in pairs:
-            content = revision.content
-            labels = annotation.labels or {}
-            figs = figures(content)
-            required = 2 * len(figs) + 2
-            missing = missing_for_submit(labels, figs)
-            discarded = "discard" in labels
-            row = CaseRow(
-                case_id=case.case_id,
-                title=str(content.get("case_title") or ""),
-                state=annotation.state,
-                case_state=case.state,
-                done=required if discarded else required - len(missing),
-                required=required,
-                needs_recheck=annotation.needs_recheck,
-                needs_fix=bool(revision.problems),
-                discarded=discarded,
-                updated_at=annotation.updated_at,
-            )
-            haystack = " ".join(
-                str(content.get(k) or "")
-                for k in ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis")
-            ).lower()
-            everything.append((row, haystack))
+        everything = [_row(annotation, case, revision) for annotation, case, revision in pairs]
     everything.sort(key=lambda pair: natural_key(pair[0].case_id))
     searched = [row for row, hay in everything if all(w in hay for w in words)]
     all_rows = [row for row, _ in everything]
@@ -134,6 +110,52 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
         submitted=sum(1 for r in all_rows if r.state == AnnotationState.SUBMITTED.value),
         counts={key: sum(1 for r in all_rows if _matches(r, key)) for key in FILTERS},
     )
+
+
+def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
+    """One row of the annotator's case list (the list updates it after an edit or submit).
+
+    Raises NotFound when the case is not (or no longer) assigned to ``annotator``.
+    """
+    with project.read() as session:
+        user = get_user(session, annotator)
+        found = session.execute(
+            select(Annotation, Case, CaseRevision)
+            .join(Case, Annotation.case_pk == Case.id)
+            .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
+            .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None),
+                   Case.case_id == case_id)
+        ).first()
+        if found is None:
+            raise NotFound(f"case {case_id} is not assigned to {annotator}")
+        return _row(*found)[0]
+
+
+def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[CaseRow, str]:
+    """A case list row and the text a search looks in."""
+    content = revision.content
+    labels = annotation.labels or {}
+    figs = figures(content)
+    required = 2 * len(figs) + 2
+    missing = missing_for_submit(labels, figs)
+    discarded = "discard" in labels
+    row = CaseRow(
+        case_id=case.case_id,
+        title=str(content.get("case_title") or ""),
+        state=annotation.state,
+        case_state=case.state,
+        done=required if discarded else required - len(missing),
+        required=required,
+        needs_recheck=annotation.needs_recheck,
+        needs_fix=bool(revision.problems),
+        discarded=discarded,
+        updated_at=annotation.updated_at,
+    )
+    haystack = " ".join(
+        str(content.get(k) or "")
+        for k in ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis")
+    ).lower()
+    return row, haystack
 
 
 def natural_key(text: str) -> tuple[Any, ...]:
@@ -147,7 +169,7 @@ def case_images(project: Project, annotator: str, case_id: str) -> dict[str, lis
     Reads the revision the annotator's annotation is on; an exam without images maps to an
     empty list. Raises NotFound when the case is not assigned to ``annotator``.
     """
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, annotator)
         row = session.execute(
             select(Annotation, CaseRevision)
@@ -184,7 +206,7 @@ def case_images(project: Project, annotator: str, case_id: str) -> dict[str, lis
 
 def image_bytes(project: Project, sha256: str) -> bytes:
     """The stored bytes of an image (safe to call from a worker thread)."""
-    with project.tx() as session:
+    with project.read() as session:
         return project.images.get(session, sha256)
 
 

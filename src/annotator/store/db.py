@@ -3,11 +3,15 @@
 SQLite (the default, one file in the project folder) runs in WAL mode and opens every write
 transaction with ``BEGIN IMMEDIATE`` and a busy timeout, following SQLAlchemy's pysqlite
 recipe: two processes writing at once wait for each other instead of failing with
-"database is locked" half-way through a transaction.
+"database is locked" half-way through a transaction. Read transactions
+(:func:`read_transaction`) begin with a plain ``BEGIN``: in WAL mode they see one snapshot
+and take no write lock, so a reader never makes a writer (or another process opening the
+project) wait.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +25,11 @@ from annotator.errors import ProjectError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 30_000
+READ_ONLY = "annotator_read_only"  # execution option of the engine behind read sessions
+
+
+class ReadOnlyViolation(RuntimeError):
+    """A read transaction tried to change rows (a programming error, never user input)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -50,11 +59,20 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        if conn.get_execution_options().get(READ_ONLY):
+            conn.exec_driver_sql("BEGIN")  # deferred: a snapshot, no write lock
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def read_session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for read transactions (see :func:`read_transaction`)."""
+    return sessionmaker(engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False,
+                        autoflush=False)
 
 
 @contextmanager
@@ -62,6 +80,26 @@ def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
     """One unit of work: committed as a whole, rolled back as a whole on any error."""
     with factory() as session, session.begin():
         yield session
+
+
+def _refuse_writes(session: Session, _context: Any, _instances: Any) -> None:
+    raise ReadOnlyViolation("a read transaction tried to write; use a write transaction")
+
+
+@contextmanager
+def read_transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """A consistent snapshot for reading; it never takes SQLite's write lock.
+
+    Any attempt to write in it raises :class:`ReadOnlyViolation` (and nothing is written):
+    a deferred transaction that turned into a write could fail with "database is locked"
+    instead of waiting its turn.
+    """
+    with factory() as session:
+        event.listen(session, "before_flush", _refuse_writes)
+        with session.begin():
+            yield session
+            if session.new or session.dirty or session.deleted:
+                _refuse_writes(session, None, None)
 
 
 def _alembic_config(connection: Connection) -> Any:
@@ -103,9 +141,36 @@ def current_revision(engine: Engine) -> str | None:
         return None if row is None else str(row[0])
 
 
+def _head_from_files() -> str | None:
+    """The head revision read from the migration files' text; None unless plainly linear.
+
+    Opening a project at the head needs no Alembic at all (importing it and scanning its
+    scripts is a good part of the app's start-up); anything unusual falls back to Alembic.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        revision = re.search(r'^revision\s*(?::[^=]*)?=\s*["\']([^"\']+)["\']\s*$', text, re.M)
+        down = re.search(r"^down_revision\s*(?::[^=]*)?=\s*(.+?)\s*$", text, re.M)
+        if revision is None or down is None:
+            return None
+        revisions.add(revision.group(1))
+        parent = down.group(1)
+        if parent != "None":
+            quoted = re.fullmatch(r'["\']([^"\']+)["\']', parent)
+            if quoted is None:
+                return None  # a merge (tuple) or a computed value
+            parents.add(quoted.group(1))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
 def upgrade(engine: Engine, where: str) -> None:
     """Bring the schema to this app's head; refuse a database from a newer app."""
     stored = current_revision(engine)
+    if stored is not None and stored == _head_from_files():
+        return  # already at the head: nothing for Alembic to do
     if stored is not None and stored not in known_revisions():
         raise ProjectError(
             f"{where} was written by a newer version of annotator (schema {stored}); "

@@ -10,6 +10,9 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -27,6 +30,24 @@ class ImageStore:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self._batch = threading.local()  # files written, not yet flushed, in this thread
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Flush every file :meth:`put` writes inside the block to disk once, at its end.
+
+        Use it inside the transaction that records the files, so they are on disk before
+        the commit that refers to them: a batch of images costs one flush, not one each.
+        """
+        if getattr(self._batch, "paths", None) is not None:
+            yield  # nested: the outer batch flushes
+            return
+        self._batch.paths = []
+        try:
+            yield
+            _flush_to_disk(self._batch.paths)
+        finally:
+            self._batch.paths = None
 
     def _file(self, sha: str) -> Path:
         assert self.folder is not None
@@ -43,11 +64,15 @@ class ImageStore:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 # Write-then-rename: a crash never leaves a half file under the final name.
                 fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+                pending = getattr(self._batch, "paths", None)
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(data)
                     handle.flush()
-                    os.fsync(handle.fileno())
+                    if pending is None:
+                        os.fsync(handle.fileno())
                 os.replace(tmp, target)
+                if pending is not None:
+                    pending.append(target)
             session.add(ImageBlob(sha256=sha, size=len(data), media_type=media_type, data=None))
         else:
             session.add(ImageBlob(sha256=sha, size=len(data), media_type=media_type, data=data))
@@ -66,3 +91,18 @@ class ImageStore:
         if blob is None or blob.data is None:
             raise NotFound(f"image {sha[:12]} is missing from the project database")
         return blob.data
+
+
+def _flush_to_disk(paths: list[Path]) -> None:
+    """Make written files (and their renames) durable: one ``sync`` for many files."""
+    if not paths:
+        return
+    if len(paths) > 8 and hasattr(os, "sync"):
+        os.sync()  # one call, instead of a journal commit per file
+        return
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

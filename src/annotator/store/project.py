@@ -8,7 +8,7 @@ import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,14 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from annotator import __version__
 from annotator.errors import ConflictError, ProjectError, StoreUnavailable
-from annotator.store.db import make_engine, session_factory, transaction, upgrade
+from annotator.store.db import (
+    make_engine,
+    read_session_factory,
+    read_transaction,
+    session_factory,
+    transaction,
+    upgrade,
+)
 from annotator.store.images import ImageStore
 from annotator.store.schema import Case, Setting
 
@@ -38,6 +45,25 @@ class Project:
     sessions: sessionmaker[Session]
     images: ImageStore
     folder: Path | None
+    reads: sessionmaker[Session] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.reads = read_session_factory(self.engine)
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only transaction: one snapshot, without SQLite's write lock.
+
+        For listings and reports; anything that writes (history included) uses ``tx()``.
+        """
+        try:
+            with read_transaction(self.reads) as session:
+                yield session
+        except (OperationalError, InterfaceError) as exc:
+            if _unreachable(exc):
+                why = _first_line(exc.orig or exc)
+                raise StoreUnavailable(f"the project store cannot be reached ({why})") from exc
+            raise
 
     @contextmanager
     def tx(self) -> Iterator[Session]:
@@ -62,7 +88,7 @@ class Project:
             raise
 
     def setting(self, key: str, default: Any = None) -> Any:
-        with self.tx() as session:
+        with self.read() as session:
             row = session.get(Setting, key)
             return default if row is None else row.value
 
@@ -171,7 +197,7 @@ def _ensure_identity(project: Project) -> None:
 
 
 def project_is_empty(project: Project) -> bool:
-    with project.tx() as session:
+    with project.read() as session:
         return session.scalars(select(Case.id).limit(1)).first() is None
 
 

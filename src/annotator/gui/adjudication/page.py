@@ -107,9 +107,32 @@ class ReviewPage(QWidget):
     # --- loading -----------------------------------------------------------------------
 
     def refresh(self, keep: str | None = None, keep_key: str | None = None) -> None:
-        """Reload the queue (and the current case), keeping the current case and item."""
+        """Reload the queue (and the current case), keeping the current case and item.
+
+        The queue is read on a worker thread (hundreds of cases take a while); the page
+        stays usable and fills in when it arrives (``ready()`` is False meanwhile).
+        """
         keep = keep or self.queue.current()
-        self.queue.set_entries(queue.case_queue(self.project, self.user), keep)
+        self._queue_loads = getattr(self, "_queue_loads", 0) + 1
+        ticket = self._queue_loads
+        if self.detail is None:
+            self.header.setText("<h3>Loading the review queue...</h3>")
+        project, user = self.project, self.user
+
+        def loaded(entries: Any) -> None:
+            if ticket == self._queue_loads:  # a newer reload supersedes this one
+                self._queue_loads_done = ticket
+                self._show_queue(entries, keep, keep_key)
+
+        def failed(exc: BaseException) -> None:
+            if ticket == self._queue_loads:
+                self._queue_loads_done = ticket
+                self.header.setText(f"<h3>The review queue could not be read</h3><p>{exc}</p>")
+
+        run_in_background(lambda: queue.case_queue(project, user), loaded, failed)
+
+    def _show_queue(self, entries: Any, keep: str | None, keep_key: str | None) -> None:
+        self.queue.set_entries(entries, keep)
         current = self.queue.current()
         if current is None:
             self.detail = None
@@ -153,8 +176,9 @@ class ReviewPage(QWidget):
         self.case_panel.preview.setText(f"Images could not be shown: {exc}")
 
     def ready(self) -> bool:
-        """True once the current case's images are on screen (screenshots wait for it)."""
-        return not getattr(self, "_images_pending", False)
+        """True once the queue is loaded and the current case's images are on screen."""
+        loading = getattr(self, "_queue_loads", 0) != getattr(self, "_queue_loads_done", 0)
+        return not loading and not getattr(self, "_images_pending", False)
 
     def _item_changed(self, _key: str = "") -> None:
         item = self.table.current()

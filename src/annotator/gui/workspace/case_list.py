@@ -1,7 +1,8 @@
 """The annotator's case list: search, filter, overall progress, and the table of cases.
 
 ``CaseListModel`` adapts ``workspace.CaseRow`` records from the core; refreshing asks the
-core again (one query), so the list always shows what is stored.
+core again (one query), so the list always shows what is stored. After an edit or a submit
+only the changed case's row is read and replaced (:meth:`CaseListPanel.refresh_case`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.states import AnnotationState
+from annotator.errors import NotFound
 from annotator.services import workspace
 from annotator.services.workspace import FILTERS, CaseRow
 from annotator.store.project import Project
@@ -36,6 +39,7 @@ from annotator.store.project import Project
 Index = QModelIndex | QPersistentModelIndex
 STATE_COLOUR = {"assigned": "#7f8c8d", "in_progress": "#d68910", "submitted": "#1e8449"}
 COLUMNS = ("Case", "Progress")
+SUBMITTED = AnnotationState.SUBMITTED.value
 
 
 class CaseListModel(QAbstractTableModel):
@@ -49,6 +53,15 @@ class CaseListModel(QAbstractTableModel):
         self.beginResetModel()
         self.rows = list(rows)
         self.endResetModel()
+
+    def replace_row(self, row: CaseRow) -> CaseRow | None:
+        """Put ``row`` in place of the row with its case id; the old row (None if absent)."""
+        index = self.row_of(row.case_id)
+        if index < 0:
+            return None
+        old, self.rows[index] = self.rows[index], row
+        self.dataChanged.emit(self.index(index, 0), self.index(index, len(COLUMNS) - 1))
+        return old
 
     def row_of(self, case_id: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.case_id == case_id), -1)
@@ -134,7 +147,11 @@ class CaseListPanel(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed to its widest word: "resize to contents" measured every row on each change.
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        widest = max(self.fontMetrics().horizontalAdvance(w)
+                     for w in ("discarding", "submitted", "Progress", "100%"))
+        header.resizeSection(1, widest + 24)
         self.table.verticalHeader().setDefaultSectionSize(24)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 0)
@@ -152,6 +169,7 @@ class CaseListPanel(QWidget):
         self.table.clicked.connect(self._clicked)
         self.table.activated.connect(self._clicked)
         self.current: str | None = None
+        self._total = self._submitted = 0
 
     def refresh(self) -> None:
         """Ask the core for the list again (after a save, submit or filter change)."""
@@ -159,10 +177,34 @@ class CaseListPanel(QWidget):
             self.project, self.user, show=str(self.filter.currentData()), search=self.search.text()
         )
         self.model.set_rows(listing.rows)
-        self.progress.setMaximum(max(1, listing.total))
-        self.progress.setValue(listing.submitted)
-        self.progress.setFormat(listing.summary)
+        self._total, self._submitted = listing.total, listing.submitted
+        self._show_progress()
         self.select(self.current)
+
+    def refresh_case(self, case_id: str | None) -> None:
+        """After an edit or submit of ``case_id``: read and replace its row only.
+
+        Falls back to :meth:`refresh` when the row is not shown or when the filter or the
+        search might now hide it or show it.
+        """
+        filtered = str(self.filter.currentData()) != "all" or self.search.text().strip()
+        if case_id is None or filtered or self.model.row_of(case_id) < 0:
+            self.refresh()
+            return
+        try:
+            row = workspace.case_row(self.project, self.user, case_id)
+        except NotFound:  # withdrawn meanwhile
+            self.refresh()
+            return
+        old = self.model.replace_row(row)
+        if old is not None:
+            self._submitted += (row.state == SUBMITTED) - (old.state == SUBMITTED)
+            self._show_progress()
+
+    def _show_progress(self) -> None:
+        self.progress.setMaximum(max(1, self._total))
+        self.progress.setValue(self._submitted)
+        self.progress.setFormat(f"{self._submitted} of {self._total} submitted")
 
     def select(self, case_id: str | None) -> None:
         """Highlight a case without emitting ``caseChosen``."""

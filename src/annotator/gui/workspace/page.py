@@ -59,7 +59,9 @@ class AnnotatePage(QWidget):
         self._list_timer = QTimer(self)
         self._list_timer.setSingleShot(True)
         self._list_timer.setInterval(400)
-        self._list_timer.timeout.connect(self.case_list.refresh)
+        # Edits and submits change the cases they were made in: those rows are updated.
+        self._list_changed_cases: set[str] = set()
+        self._list_timer.timeout.connect(self._refresh_changed_rows)
         self._connect()
         register_actions(self)
         self.case_list.refresh()
@@ -135,7 +137,7 @@ class AnnotatePage(QWidget):
         self.labels_panel.acceptExam.connect(self.accept_exam)
         self.labels_panel.acceptAll.connect(self.accept_all)
         s.labelsChanged.connect(self._labels_changed)
-        s.stateChanged.connect(lambda _state: self._list_timer.start())
+        s.stateChanged.connect(lambda _state: self._list_changed())
         s.saved.connect(self.header.show_saved)
         s.failed.connect(self.header.show_error)
         self.viewer.viewChanged.connect(self._resume_timer.start)
@@ -283,11 +285,11 @@ class AnnotatePage(QWidget):
 
     def submit(self) -> None:
         if self.session.submit():
-            self._list_timer.start()
+            self._list_changed()
 
     def reopen(self) -> None:
         if self.session.reopen():
-            self._list_timer.start()
+            self._list_changed()
 
     def edit_final_diagnosis(self) -> None:
         """Jump to the Diagnosis reference (it is the final diagnosis: one value, one editor)."""
@@ -305,7 +307,17 @@ class AnnotatePage(QWidget):
             self.case_text.show_case(self.session.content, self._final_diagnosis())
         self._refresh_all()
         if keys != {"active_seconds"}:
-            self._list_timer.start()
+            self._list_changed()
+
+    def _list_changed(self) -> None:
+        if self.session.case_id is not None:
+            self._list_changed_cases.add(self.session.case_id)
+        self._list_timer.start()
+
+    def _refresh_changed_rows(self) -> None:
+        changed, self._list_changed_cases = self._list_changed_cases, set()
+        for case_id in sorted(changed):
+            self.case_list.refresh_case(case_id)
 
     def _refresh_exam(self) -> None:
         self.labels_panel.refresh(self.activity.pending())

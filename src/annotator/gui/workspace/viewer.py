@@ -3,7 +3,9 @@
 A series is the exam's images flattened into slices (every frame of every image), so the
 wheel and the arrow keys scroll frames of a multi-frame DICOM and files of a DICOM series
 alike. Decoding happens in :class:`ImageLoader` off the GUI thread; this widget only maps
-the decoded array through the window (numpy) and paints it.
+the decoded array through the window and paints it. A grey frame is windowed through a
+lookup table at the resolution it is shown at (every n-th pixel when the image is shown
+smaller than 1:1), so a window/level drag costs the same at any image size.
 
 Mouse: drag = window/level (left/right: width, up/down: level), right or middle drag (or
 Shift+drag) = pan, wheel = slices, Ctrl+wheel = zoom at the cursor, double-click = fit.
@@ -19,7 +21,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from annotator.gui.workspace.images import ImageLoader, to_qimage
 from annotator.imaging.decode import DecodedFrame
-from annotator.imaging.window import apply_window, preset
+from annotator.imaging.window import ScreenFrame, apply_window, prepare_stepped, preset, window_lut
 from annotator.store.image_record import ImageRecord
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 32.0
@@ -49,6 +51,8 @@ class ImageViewer(QWidget):
         self.title = ""
         self.error = ""
         self._image: QImage | None = None
+        self._prepared: dict[int, ScreenFrame] = {}  # the frame by display step
+        self._step = 1  # the shown image holds every _step-th pixel of the frame
         self._drag: tuple[str, QPointF, Any] | None = None
         self.setMinimumSize(200, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -67,6 +71,7 @@ class ImageViewer(QWidget):
         self.title = title
         self.frame = None
         self._image = None
+        self._prepared = {}
         self.error = "" if slices else "This exam has no image."
         saved = state.get("window")
         self.level_window = (float(saved[0]), float(saved[1])) if saved else None
@@ -126,6 +131,8 @@ class ImageViewer(QWidget):
 
     def _show(self, decoded: DecodedFrame) -> None:
         first = self.frame is None
+        if decoded is not self.frame:
+            self._prepared = {}
         self.frame = decoded
         self.error = ""
         if first and not self.center.x() and not self.center.y():
@@ -137,10 +144,33 @@ class ImageViewer(QWidget):
     def _render(self) -> None:
         if self.frame is None:
             return
-        center, width = self.level_window or self.frame.window
-        flip = self.frame.invert_default != self.inverted
-        self._image = to_qimage(apply_window(self.frame.array, center, width, invert=flip))
+        self._image = self._windowed(self.frame)
         self.update()
+
+    def _windowed(self, frame: DecodedFrame) -> QImage:
+        center, width = self.level_window or frame.window
+        flip = frame.invert_default != self.inverted
+        if frame.array.ndim != 2:  # colour: the window does not apply per pixel
+            self._step = 1
+            return to_qimage(apply_window(frame.array, center, width, invert=flip))
+        step = self._wanted_step()
+        prepared = self._prepared.get(step)
+        if prepared is None:
+            prepared = self._prepared[step] = prepare_stepped(frame.array, step)
+        self._step = step
+        return to_qimage(window_lut(prepared, center, width, invert=flip))
+
+    def _wanted_step(self) -> int:
+        """Every n-th pixel is enough while the image is shown at 1/n of its size or less."""
+        s = self.scale()
+        return max(1, int(1.0 / s)) if s < 1.0 else 1
+
+    def _full_size(self) -> tuple[int, int]:
+        if self.frame is not None:
+            return int(self.frame.array.shape[1]), int(self.frame.array.shape[0])
+        if self._image is not None:
+            return self._image.width(), self._image.height()
+        return 1, 1
 
     # -- commands (actions call these) -----------------------------------------------------
 
@@ -208,7 +238,8 @@ class ImageViewer(QWidget):
         if self._image is None:
             return self.zoom
         if self.fit_mode:
-            return min(self.width() / self._image.width(), self.height() / self._image.height())
+            w, h = self._full_size()
+            return min(self.width() / w, self.height() / h)
         return self.zoom
 
     def to_image(self, point: QPointF) -> QPointF:
@@ -221,11 +252,15 @@ class ImageViewer(QWidget):
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#111315"))
+        if self.frame is not None and self.frame.array.ndim == 2 and (
+                self._image is None or self._wanted_step() != self._step):
+            self._image = self._windowed(self.frame)  # zoomed: another resolution is due
         if self._image is not None:
             s = self.scale()
+            full_w, full_h = self._full_size()
             if self.fit_mode and self.frame is not None:
-                self.center = QPointF(self._image.width() / 2, self._image.height() / 2)
-            w, h = self._image.width() * s, self._image.height() * s
+                self.center = QPointF(full_w / 2, full_h / 2)
+            w, h = full_w * s, full_h * s
             x = self.width() / 2 - self.center.x() * s
             y = self.height() / 2 - self.center.y() * s
             smooth = s < 1.0

@@ -17,7 +17,7 @@ from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
 from annotator.review.conflicts import item_label, item_status
 from annotator.review.disagreement import bulk_resolvable, impact
-from annotator.services.review.base import decision_rows, get_case, review_in
+from annotator.services.review.base import REVIEW_STATES, decision_rows, get_case, review_in
 from annotator.services.review.detect import detected_items, sync_all, sync_case
 from annotator.services.users import require_reader_of_others
 from annotator.store.project import Project
@@ -131,6 +131,18 @@ def _reviewed_cases(session: Session) -> list[Case]:
     return list(session.scalars(query.order_by(Case.case_id)))
 
 
+def _named_reviewed_cases(session: Session, case_ids: list[str]) -> list[Case]:
+    """:func:`_reviewed_cases` among ``case_ids``, each re-detected first as sync_all would."""
+    named = list(session.scalars(select(Case).where(Case.case_id.in_(case_ids))))
+    for case in named:
+        if case.state in REVIEW_STATES:
+            sync_case(session, case)
+    with_detection = set(session.scalars(
+        select(DetectedItem.case_pk).where(DetectedItem.case_pk.in_([c.id for c in named]))))
+    return sorted((c for c in named if c.id in with_detection
+                   and c.state != CaseState.ANNOTATING.value), key=lambda c: c.case_id)
+
+
 def list_items(
     project: Project,
     reader: str,
@@ -145,11 +157,14 @@ def list_items(
     """
     with project.tx() as session:
         require_reader_of_others(session, reader, "listing conflicts")
-        sync_all(session)
+        if case_ids is None:
+            sync_all(session)
+            cases = _reviewed_cases(session)
+        else:  # only these cases: the work grows with them, not with the project
+            cases = _named_reviewed_cases(session, case_ids)
         items = [
             item
-            for case in _reviewed_cases(session)
-            if case_ids is None or case.case_id in case_ids
+            for case in cases
             for item in case_queue_items(session, case)
             if (include_auto or item.kind == "conflict") and (not only_open or item.state == "open")
         ]

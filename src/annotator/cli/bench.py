@@ -1,0 +1,45 @@
+"""``annotator bench-project`` and ``annotator bench``: issue 14's measurements."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from annotator.bench.run import format_table, run_bench
+from annotator.bench.synth import build_bench_project
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``bench-project`` and ``bench`` subcommands to the ``annotator`` parser."""
+    p = subparsers.add_parser("bench-project", help="build a synthetic project to measure")
+    p.add_argument("--cases", type=int, default=1000, metavar="N")
+    p.add_argument("--annotators", type=int, default=3, metavar="K")
+    p.add_argument("out", type=Path, metavar="OUT", help="a new project folder")
+    p.set_defaults(func=cmd_bench_project)
+
+    p = subparsers.add_parser("bench", help="measure import, agreement, export and the GUI")
+    p.add_argument("--cases", type=int, default=1000, metavar="N")
+    p.add_argument("--runs", type=int, default=3, metavar="R", help="runs of each figure")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--workdir", type=Path, metavar="DIR", help="keep the projects here")
+    p.add_argument("--only", action="append", metavar="KEY", help="measure only these keys")
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_bench_project(args: argparse.Namespace) -> int:
+    summary = build_bench_project(
+        str(args.out), args.cases, args.annotators,
+        progress=lambda text: print(text, file=sys.stderr, flush=True),
+    )
+    print(f"bench project ready at {args.out}: {summary.line()}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    results = run_bench(args.cases, runs=args.runs, workdir=args.workdir, only=args.only,
+                        progress=lambda text: print(text, file=sys.stderr, flush=True))
+    print(json.dumps(results, indent=2) if args.json else format_table(results))
+    return 0

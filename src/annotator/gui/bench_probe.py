@@ -1,0 +1,101 @@
+"""GUI figures for ``annotator bench``, run offscreen in a child process.
+
+``python -m annotator.gui.bench_probe --empty`` shows an empty QMainWindow (the baseline);
+``--project DIR --as NAME`` opens the annotate page, waits for the first image, then switches
+cases. Prints one JSON line with wall-clock instants (``time.time()``, so the parent can
+subtract its own start) and per-switch durations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+SWITCHES = 12
+TIMEOUT_S = 20.0
+
+
+def _spin_until(app: Any, done: Any, ticks: list[float]) -> None:
+    """Process events until ``done()``, recording the time of every loop turn."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while not done():
+        app.processEvents()
+        ticks.append(time.perf_counter())
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out waiting for the GUI")
+        time.sleep(0.0005)
+
+
+def _empty() -> dict[str, Any]:
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    app = QApplication(sys.argv[:1])
+    window = QMainWindow()
+    window.resize(1280, 800)
+    window.show()
+    app.processEvents()
+    window.grab()  # painted
+    return {"shown_at": time.time()}
+
+
+def _workspace(project_dir: str, user: str) -> dict[str, Any]:
+    from PySide6.QtWidgets import QApplication
+
+    from annotator.gui.context import GuiContext
+    from annotator.gui.main_window import MainWindow
+    from annotator.store.project import open_project
+
+    app = QApplication(sys.argv[:1])
+    app.setStyle("Fusion")
+    project = open_project(project_dir, create=False, backup=False)
+    window = MainWindow(GuiContext(project, user))
+    window.resize(1280, 800)
+    window.show_page("annotate")
+    window.show()
+    page = window.page("annotate")
+    ticks: list[float] = []
+    _spin_until(app, window.ready, ticks)
+    window.grab()
+    first_image_at = time.time()
+    switches: dict[str, list[float]] = {"first": [], "thumbs": [], "blocked": [], "list": []}
+    rows = [r.case_id for r in page.case_list.model.rows]
+    for case_id in rows[1 : 1 + SWITCHES]:
+        ticks = [time.perf_counter()]
+        page.open_case(case_id)
+        ticks.append(time.perf_counter())  # the call itself blocks the GUI thread
+        _spin_until(app, page.ready, ticks)
+        page.viewer.grab()
+        switches["first"].append(time.perf_counter() - ticks[0])
+        _spin_until(app, lambda: all(c.thumbnail is not None or not c.images
+                                     for c in page.strip_model.cards), ticks)
+        switches["thumbs"].append(time.perf_counter() - ticks[0])
+        switches["blocked"].append(max(b - a for a, b in zip(ticks, ticks[1:], strict=False)))
+        # What an edit of this case triggers once the list timer fires (the row, or the
+        # whole list in versions without row updates).
+        if hasattr(page, "_list_changed_cases"):
+            page._list_changed_cases.add(case_id)
+        start = time.perf_counter()
+        page._list_timer.timeout.emit()
+        switches["list"].append(time.perf_counter() - start)
+    window.close()
+    return {"first_image_at": first_image_at, "switches": switches}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--empty", action="store_true")
+    parser.add_argument("--project")
+    parser.add_argument("--as", dest="user")
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    answer = _empty() if args.empty else _workspace(args.project, args.user)
+    print(json.dumps(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Import stores cases in batches (one transaction, one disk flush) yet each case whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from annotator.errors import StateError
+from annotator.services import imports
+from annotator.services.imports import import_cases
+from annotator.store.schema import Case, CaseRevision
+from factories import make_case, write_case_file
+
+
+def test_a_case_failing_half_way_leaves_no_trace_and_its_batch_goes_in(
+    team: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_case_file(tmp_path / "d", [make_case(f"B{i}") for i in range(5)])
+    real = imports._add_revision
+
+    def failing(session: Any, project: Any, actor: str, case: Any, cand: Any,
+                number: int) -> Any:
+        revision = real(session, project, actor, case, cand, number)  # rows written...
+        if cand.case_id == "B2":
+            raise StateError("B2: refused half-way")  # ...then the case fails
+        return revision
+
+    monkeypatch.setattr(imports, "_add_revision", failing)
+    report = import_cases(team, "cu", [path])
+    assert {o.case_id: o.status for o in report.outcomes} == {
+        "B0": "added", "B1": "added", "B2": "refused", "B3": "added", "B4": "added"}
+    with team.read() as session:
+        ids = sorted(session.scalars(select(Case.case_id)))
+        revisions = session.scalar(select(func.count()).select_from(CaseRevision))
+    assert ids == ["B0", "B1", "B3", "B4"]
+    assert revisions == 4
+
+
+def test_cases_in_several_batches_all_go_in(
+    team: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotator.ingest import reader
+
+    files = [write_case_file(tmp_path / f"d{i}", make_case(f"C{i}"), shade=i) for i in range(5)]
+    defaults = dict(reader.iter_case_sources.__kwdefaults__ or {}, batch=2)
+    monkeypatch.setattr(reader.iter_case_sources, "__kwdefaults__", defaults)
+    parts = list(reader.iter_case_sources([tmp_path], seed="s"))
+    assert [len(p.accepted) for p in parts] == [2, 2, 1]
+    report = import_cases(team, "cu", files)
+    assert [o.status for o in report.outcomes] == ["added"] * 5
+    again = import_cases(team, "cu", files)
+    assert [o.status for o in again.outcomes] == ["unchanged"] * 5

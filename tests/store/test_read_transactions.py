@@ -1,0 +1,55 @@
+"""Read transactions take no write lock (issue 14); writes still queue behind BEGIN IMMEDIATE."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from annotator.store.db import ReadOnlyViolation
+from annotator.store.project import open_project
+from annotator.store.schema import Setting
+
+
+def test_a_writer_is_not_kept_waiting_by_an_open_read(tmp_path: Path) -> None:
+    project = open_project(str(tmp_path / "p"))
+    project.set_setting("seen", 1)
+    other = sqlite3.connect(tmp_path / "p" / "project.sqlite", timeout=0, isolation_level=None)
+    try:
+        with project.read() as session:
+            assert session.get(Setting, "seen").value == 1  # type: ignore[union-attr]
+            # Another connection takes the write lock at once (timeout 0: no waiting).
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("UPDATE settings SET value = '2' WHERE key = 'seen'")
+            other.execute("COMMIT")
+            # ...and this read still sees its own snapshot.
+            row = session.scalars(select(Setting.value).where(Setting.key == "seen")).one()
+            assert row == 1
+    finally:
+        other.close()
+    assert project.setting("seen") == 2
+    project.close()
+
+
+def test_a_write_transaction_still_holds_the_write_lock(tmp_path: Path) -> None:
+    project = open_project(str(tmp_path / "p"))
+    other = sqlite3.connect(tmp_path / "p" / "project.sqlite", timeout=0, isolation_level=None)
+    try:
+        with project.tx() as session:
+            session.get(Setting, "project_id")  # the transaction has begun (IMMEDIATE)
+            start = time.monotonic()
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            assert time.monotonic() - start < 5
+    finally:
+        other.close()
+        project.close()
+
+
+def test_a_read_transaction_refuses_to_write(project) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ReadOnlyViolation), project.read() as session:
+        session.add(Setting(key="sneaky", value=1))
+    assert project.setting("sneaky") is None

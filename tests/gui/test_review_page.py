@@ -207,3 +207,27 @@ def test_the_queue_is_read_off_the_gui_thread(  # type: ignore[no-untyped-def]
     qtbot.waitUntil(page.ready, timeout=10_000)
     assert threads and threading.main_thread().name not in threads
     assert page.queue.current() == "T1" and page.table.current() is not None
+
+
+def test_conflicts_waiting_on_other_pages_are_named(  # type: ignore[no-untyped-def]
+    qtbot, conflicts, make_page, tmp_path: Path
+) -> None:
+    from annotator.services import judge_review, sme_adjudication
+    from annotator.services.demo import SENIOR, build_demo
+    from annotator.store.project import open_project
+
+    page = make_page(conflicts)
+    assert page.queue.elsewhere.isHidden()  # no SME or judge work in this project
+
+    build_demo(str(tmp_path / "demo"))
+    demo = open_project(str(tmp_path / "demo"), create=False)
+    try:
+        sme_open = sme_adjudication.list_conflicts(demo, SENIOR, open_only=True)
+        judge_open = judge_review.list_conflicts(demo, SENIOR, open_only=True)
+        page = make_page(demo, SENIOR, "demo-005")
+        text = page.queue.elsewhere.text()
+        assert page.queue.elsewhere.isVisible()
+        assert f"{len(sme_open)} open conflict(s) in SME review" in text
+        assert f"{len(judge_open)} open conflict(s) in Judge scoring" in text
+    finally:
+        demo.close()

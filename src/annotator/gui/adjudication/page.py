@@ -24,6 +24,7 @@ from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
+from annotator.services.other_queues import other_queues
 from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.view import CaseDetail, case_detail, case_images
 
@@ -119,9 +120,11 @@ class ReviewPage(QWidget):
             self.header.setText("<h3>Loading the review queue...</h3>")
         project, user = self.project, self.user
 
-        def loaded(entries: Any) -> None:
+        def loaded(found: Any) -> None:
             if ticket == self._queue_loads:  # a newer reload supersedes this one
                 self._queue_loads_done = ticket
+                entries, others = found
+                self.queue.set_elsewhere(others)
                 self._show_queue(entries, keep, keep_key)
 
         def failed(exc: BaseException) -> None:
@@ -129,7 +132,10 @@ class ReviewPage(QWidget):
                 self._queue_loads_done = ticket
                 self.header.setText(f"<h3>The review queue could not be read</h3><p>{exc}</p>")
 
-        run_in_background(lambda: queue.case_queue(project, user), loaded, failed)
+        def read() -> Any:
+            return queue.case_queue(project, user), other_queues(project, user)
+
+        run_in_background(read, loaded, failed)
 
     def _show_queue(self, entries: Any, keep: str | None, keep_key: str | None) -> None:
         self.queue.set_entries(entries, keep)

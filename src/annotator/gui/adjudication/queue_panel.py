@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from annotator.gui.adjudication.format import CASE_MARK
+from annotator.services.other_queues import OtherQueue
 from annotator.services.review.queue import CaseEntry
 
 _GREY = QColor("#8a8a8a")
@@ -51,8 +52,15 @@ class QueuePanel(QWidget):
         self.list.setWordWrap(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.currentRowChanged.connect(self._changed)
+        # Conflicts that are decided on other pages (SME verdicts, judge scoring).
+        self.elsewhere = QLabel("")
+        self.elsewhere.setObjectName("review-elsewhere")
+        self.elsewhere.setWordWrap(True)
+        self.elsewhere.setStyleSheet("color:#7a5200")
+        self.elsewhere.hide()
         layout.addWidget(self.heading)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.elsewhere)
 
     def set_entries(self, entries: list[CaseEntry], keep: str | None) -> None:
         """Show ``entries``; keep ``keep`` current when it is still there."""
@@ -93,6 +101,12 @@ class QueuePanel(QWidget):
             f"<b>Queue</b> · {len(entries)} cases<br>{open_total} open conflicts · "
             f"{ready} ready · {green} green-lit"
         )
+
+    def set_elsewhere(self, others: list[OtherQueue]) -> None:
+        """Say which other pages hold open conflicts (hidden when none do)."""
+        lines = [o.describe() for o in others if o.open_conflicts]
+        self.elsewhere.setText("<b>Also waiting for a senior</b><br>" + "<br>".join(lines))
+        self.elsewhere.setVisible(bool(lines))
 
     def current(self) -> str | None:
         item = self.list.currentItem()

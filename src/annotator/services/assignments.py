@@ -32,6 +32,33 @@ def _annotators(session: Session) -> list[User]:
     return [u for u in users if Role.ANNOTATOR.value in u.role_names]
 
 
+def reviewers_or_refuse(session: Session, what: str) -> list[User]:
+    """Every annotator, by name; ValidationError when there is nobody to give ``what`` to."""
+    people = _annotators(session)
+    if not people:
+        raise ValidationError(f"no annotators to assign {what} to")
+    return people
+
+
+def top_up(
+    people: list[User], per_item: int, taken: set[uuid.UUID], load: Counter[uuid.UUID]
+) -> list[User]:
+    """Who joins an item so it has ``per_item`` reviewers: least loaded first, then by name.
+
+    The one balancing rule of SME items and judged outputs (cases add quotas to it);
+    ``taken`` and ``load`` are updated with the people returned.
+    """
+    chosen: list[User] = []
+    for user in sorted(people, key=lambda u: (load[u.id], u.name)):
+        if len(taken) >= per_item:
+            break
+        if user.id not in taken:
+            chosen.append(user)
+            taken.add(user.id)
+            load[user.id] += 1
+    return chosen
+
+
 def _place(
     session: Session,
     actor: str,

@@ -18,6 +18,7 @@ from annotator.domain.states import Role
 from annotator.errors import NotFound, StateError, ValidationError
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, check_value, trajectory_key
+from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -79,13 +80,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
     """Give every judged output ``per_item`` physicians (annotators), least loaded first."""
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "assigning judged outputs")
-        people = [
-            u
-            for u in session.scalars(select(User).order_by(User.name))
-            if Role.ANNOTATOR.value in u.role_names
-        ]
-        if not people:
-            raise ValidationError("no annotators to assign judged outputs to")
+        people = reviewers_or_refuse(session, "judged outputs")
         rows = list(session.scalars(select(PhysicianScore)))
         load = Counter(r.scorer_id for r in rows)
         have: dict[uuid.UUID, set[uuid.UUID]] = {}
@@ -93,15 +88,8 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
             have.setdefault(r.item_id, set()).add(r.scorer_id)
         added = 0
         for item in session.scalars(select(JudgeItem).order_by(JudgeItem.position)):
-            taken = have.setdefault(item.id, set())
-            for user in sorted(people, key=lambda u: (load[u.id], u.name)):
-                if len(taken) >= per_item:
-                    break
-                if user.id in taken:
-                    continue
+            for user in top_up(people, per_item, have.setdefault(item.id, set()), load):
                 session.add(PhysicianScore(item_id=item.id, scorer_id=user.id, scores={}))
-                taken.add(user.id)
-                load[user.id] += 1
                 added += 1
                 record(
                     session, actor, "judge_assigned", after={"scorer": user.name}, item=str(item.id)

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import NotFound, StateError, ValidationError
+from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
@@ -25,7 +26,7 @@ from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, check_field, cleaned, missing_fields, stale_fields
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, User, utcnow
+from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, utcnow
 
 # Queue states shown to the SME (needs_recheck overrides the stored state).
 QUEUE_STATES = ("assigned", "in_progress", "submitted", "needs_recheck")
@@ -173,13 +174,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         raise ValidationError("each item needs at least one SME (--per-item >= 1)")
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "assigning SME review items")
-        people = [
-            u
-            for u in session.scalars(select(User).order_by(User.name))
-            if Role.ANNOTATOR.value in u.role_names
-        ]
-        if not people:
-            raise ValidationError("no annotators to assign SME review items to")
+        people = reviewers_or_refuse(session, "SME review items")
         rows = list(session.scalars(select(SmeVerdict)))
         load = Counter(r.reviewer_id for r in rows)
         have: dict[uuid.UUID, set[uuid.UUID]] = {}
@@ -193,17 +188,10 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         )
         added = 0
         for task, version, code in tasks:
-            taken = have.setdefault(task.id, set())
-            for user in sorted(people, key=lambda u: (load[u.id], u.name)):
-                if len(taken) >= per_item:
-                    break
-                if user.id in taken:
-                    continue
+            for user in top_up(people, per_item, have.setdefault(task.id, set()), load):
                 session.add(
                     SmeVerdict(task_id=task.id, reviewer_id=user.id, benchmark_version=version)
                 )
-                taken.add(user.id)
-                load[user.id] += 1
                 added += 1
                 record(
                     session,

@@ -7,6 +7,7 @@ their stored reviewer letters.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from annotator.domain.states import CaseState
 from annotator.review.conflicts import item_label, item_status
 from annotator.review.disagreement import bulk_resolvable, impact
 from annotator.services.review.base import decision_rows, get_case, review_of
-from annotator.services.review.bulk import QueueRows, Scope, load_rows
+from annotator.services.review.bulk import Decided, Detected, QueueRows, Scope, load_rows
 from annotator.services.review.detect import detected_items
 from annotator.services.users import require_reader_of_others
 from annotator.store.project import Project
@@ -78,7 +79,7 @@ def sort_key(item: QueueItem) -> tuple[int, int, str, str]:
     return (_STATUS_RANK[item.state], item.impact, item.case_id, item.key)
 
 
-def _decision(row: Adjudication) -> Decision:
+def _decision(row: Adjudication | Decided) -> Decision:
     return Decision(
         row.value, row.reason_code, row.reason_text, row.adjudicator, row.decided_at.isoformat()
     )
@@ -90,7 +91,9 @@ def case_queue_items(session: Session, case: Case) -> list[QueueItem]:
 
 
 def items_of(
-    case: Case, rows: list[DetectedItem], decided: dict[str, Adjudication]
+    case: Case,
+    rows: Sequence[DetectedItem | Detected],
+    decided: Mapping[str, Adjudication | Decided],
 ) -> list[QueueItem]:
     """:func:`case_queue_items` from the case's detected items and current decisions."""
     discard = decided.get("discard")

@@ -182,7 +182,7 @@ class AnnotatePage(QWidget):
         if resume.get("case_id") == case_id and isinstance(resume.get("viewer"), dict):
             self.viewer_states[str(figure)] = dict(resume["viewer"])
         self.select_exam(str(figure))
-        self._refresh_all()
+        self._refresh_all(exam=not self.exam)  # select_exam refreshed the exam's parts
         self._resume_timer.start()
         self._prefetch_next(case_id)
 
@@ -324,8 +324,9 @@ class AnnotatePage(QWidget):
         self.metadata.refresh()
         self._show_board()
 
-    def _refresh_all(self) -> None:
-        self._refresh_exam()
+    def _refresh_all(self, *, exam: bool = True) -> None:
+        if exam:
+            self._refresh_exam()
         self.steps.refresh()
         self.rubric.refresh()
         self.header.show_case(self.session)

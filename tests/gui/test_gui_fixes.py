@@ -115,4 +115,5 @@ def test_step_fields_are_reused_from_case_to_case(qtbot, page, stored) -> None: 
     assert stored("T2")["step:1/step"] == "T2's own step"
     assert stored("T1")["step:1/step"] == "Post-contrast T1 of the cervical cord"
     page.open_case("T1")
+    qtbot.waitUntil(page.ready, timeout=10_000)
     assert field.toPlainText() == "Post-contrast T1 of the cervical cord"

@@ -131,7 +131,9 @@ def items_of(
     return sorted(items, key=sort_key)
 
 
-def _reviewed(session: Session, case_ids: list[str] | None) -> tuple[list[Case], QueueRows]:
+def _reviewed(
+    session: Session, case_ids: list[str] | None, *, with_reviews: bool
+) -> tuple[list[Case], QueueRows]:
     """The reviewed cases (all, or those named) with their rows, read in bulk.
 
     Cases in review are re-detected first if their labels changed (what ``sync_all`` did);
@@ -145,7 +147,7 @@ def _reviewed(session: Session, case_ids: list[str] | None) -> tuple[list[Case],
     cases = list(session.scalars(query.order_by(Case.case_id)))
     if case_ids is not None:
         scope = [c.id for c in cases]
-    rows = load_rows(session, cases, scope, with_reviews=True)
+    rows = load_rows(session, cases, scope, with_reviews=with_reviews)
     with_detection = set(
         session.scalars(
             select(DetectedItem.case_pk).where(DetectedItem.case_pk.in_(scope)).distinct()
@@ -171,7 +173,7 @@ def list_items(
     """
     with project.tx() as session:
         require_reader_of_others(session, reader, "listing conflicts")
-        cases, rows = _reviewed(session, case_ids)
+        cases, rows = _reviewed(session, case_ids, with_reviews=False)  # items only
         items = [
             item
             for case in cases
@@ -249,7 +251,7 @@ def case_queue(
     """
     with project.tx() as session:
         require_reader_of_others(session, reader, "the review queue")
-        cases, rows = _reviewed(session, None)
+        cases, rows = _reviewed(session, None, with_reviews=True)
         entries = [_entry(case, rows) for case in cases]
     if adjudicator is not None:
         entries = [e for e in entries if e.adjudicator in (None, adjudicator)]

@@ -99,3 +99,21 @@ def test_draft_problems_are_rechecked_on_the_fixes(qtbot, make_window, stored) -
     assert stored("T3")["meta:Figure 2/contrast"] == "non-contrast"
     assert page.tabs.tabText(1) == "Metadata"
     assert "fixed" in note.text()
+
+
+def test_step_fields_are_reused_from_case_to_case(qtbot, page, stored) -> None:  # type: ignore[no-untyped-def]
+    field = page.steps.fields[(1, "step")]
+    type_into(qtbot, field, "Post-contrast T1 of the cervical cord")
+    page.session.flush()
+    page.open_case("T2")
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    assert page.steps.fields[(1, "step")] is field  # the same widget, not a rebuilt one
+    assert field.toPlainText() == "Review Figure 2"  # T2's draft, not T1's fix
+    assert page.steps.fields[(0, "source")].currentText() == "Figure 1"
+    type_into(qtbot, field, "T2's own step")
+    page.session.flush()
+    assert stored("T2")["step:1/step"] == "T2's own step"
+    assert stored("T1")["step:1/step"] == "Post-contrast T1 of the cervical cord"
+    page.open_case("T1")
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    assert field.toPlainText() == "Post-contrast T1 of the cervical cord"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -149,3 +150,26 @@ def test_item_states_and_labels() -> None:
     assert item_label("meta:Figure 2/time_past") == "Figure 2 time past"
     assert item_label("rubric:Diagnosis/3") == "Diagnosis rubric level 3"
     assert item_label("importance:Figure 2") == "importance of Figure 2"
+
+
+def test_release_content_copies_the_draft_and_leaves_it_untouched() -> None:
+    from annotator.review.final import release_content
+
+    draft = make_case("T1")
+    pristine = copy.deepcopy(draft)
+    values = {
+        "meta:Figure 1/acquisition": "T1-weighted",
+        "rubric:Diagnosis/reference_answer": "Spinal cord infarction",
+        "rubric:Localisation/reference_answer/Laterality": "Left",
+        "step:0/step": "Look at the cord",
+        "order": {"Figure 1": 2, "Figure 2": 1},
+        "importance:Figure 1": "optional",
+        "rarity": "extreme_rare",
+    }
+    release = release_content(draft, values)
+    assert draft == pristine  # every nested dict and list was copied, not shared
+    assert release["final_diagnosis"] == "Spinal cord infarction"
+    assert release["rubric_0_to_3"]["Localisation"]["reference_answer"]["Laterality"] == "Left"
+    assert pristine["rubric_0_to_3"]["Localisation"]["reference_answer"]["Laterality"] == "Midline"
+    assert release["rarity"] == "extreme_rare"
+    assert release_content(draft, values) == release

@@ -40,53 +40,79 @@ def _text_box(height: int = 44) -> QPlainTextEdit:
     return box
 
 
+class _StepSlot:
+    """The fields of one step (source exam, text, reason), kept for the next cases."""
+
+    def __init__(self, editor: StepsEditor, index: int) -> None:
+        self.group = QGroupBox()
+        form = QFormLayout(self.group)
+        self.source = QComboBox()
+        self.source.setEditable(True)
+        self.figures: list[str] = []
+        self.fields: dict[tuple[int, str], TextWidget] = {}
+        self.bindings: list[TextBinding] = []
+        for field, widget, name in (("source", self.source, "Source exam"),
+                                    ("step", _text_box(40), "Step"),
+                                    ("reason", _text_box(), "Reason")):
+            widget.setObjectName(f"step_{index}_{field}")
+            form.addRow(name, widget)
+            self.fields[(index, field)] = widget
+            self.bindings.append(editor.bind(widget, index, field))
+
+    def show_step(self, index: int, step: dict[str, Any], figures: list[str]) -> None:
+        self.group.setTitle(f"Step {index + 1} (draft importance: {step.get('essential')})")
+        if figures != self.figures:  # showing a case never counts as typing
+            blocked = self.source.blockSignals(True)
+            self.source.clear()
+            self.source.addItems(figures)
+            self.source.blockSignals(blocked)
+            self.figures = list(figures)
+        for binding in self.bindings:
+            binding.echo = None  # an echo of the previous case's save says nothing here
+
+
 class StepsEditor(QWidget):
-    """One group per diagnostic step; rebuilt for each case (cases differ in steps)."""
+    """One group per diagnostic step of the case.
+
+    Cases differ in their number of steps; the groups are kept and reused from case to case
+    (hidden when a case has fewer steps), because building them anew cost ~12 ms of the GUI
+    thread at every case switch.
+    """
 
     def __init__(self, session: CaseSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(6, 6, 6, 6)
-        self.groups: list[QWidget] = []
-        self.bindings: list[TextBinding] = []
-        self.fields: dict[tuple[int, str], TextWidget] = {}
-
-    def rebuild(self) -> None:
-        """Make the fields for the current case's steps."""
-        for group in self.groups:
-            group.deleteLater()
-        self.groups, self.bindings, self.fields = [], [], {}
-        while self.layout_.count():
-            item = self.layout_.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        s = self.session
-        steps = [x for x in s.content.get("diagnostic_steps") or [] if isinstance(x, dict)]
         intro = QLabel("Repair template artifacts in the diagnostic steps (source exam, text, "
                        "reason). Importance is labelled per exam on the Labels tab.")
         intro.setWordWrap(True)
         self.layout_.addWidget(intro)
-        for index, step in enumerate(steps):
-            group = QGroupBox(f"Step {index + 1} (draft importance: {step.get('essential')})")
-            form = QFormLayout(group)
-            source = QComboBox()
-            source.setEditable(True)
-            source.addItems(s.figures)
-            text = _text_box(40)
-            reason = _text_box()
-            for field, widget, name in (("source", source, "Source exam"), ("step", text, "Step"),
-                                        ("reason", reason, "Reason")):
-                widget.setObjectName(f"step_{index}_{field}")
-                form.addRow(name, widget)
-                self.fields[(index, field)] = widget
-                self.bindings.append(self._bind(widget, index, field))
-            self.layout_.addWidget(group)
-            self.groups.append(group)
         self.layout_.addStretch(1)
+        self.slots: list[_StepSlot] = []
+        self.groups: list[QWidget] = []
+        self.bindings: list[TextBinding] = []
+        self.fields: dict[tuple[int, str], TextWidget] = {}
+        self._editable: bool | None = None
 
-    def _bind(self, widget: TextWidget, index: int, field: str) -> TextBinding:
+    def rebuild(self) -> None:
+        """Show the fields of the current case's steps (making more groups if needed)."""
+        s = self.session
+        steps = [x for x in s.content.get("diagnostic_steps") or [] if isinstance(x, dict)]
+        while len(self.slots) < len(steps):
+            slot = _StepSlot(self, len(self.slots))
+            self.layout_.insertWidget(self.layout_.count() - 1, slot.group)  # before stretch
+            self.slots.append(slot)
+        self.groups, self.bindings, self.fields = [], [], {}
+        for index, slot in enumerate(self.slots):
+            if index < len(steps):
+                slot.show_step(index, steps[index], s.figures)
+                self.groups.append(slot.group)
+                self.bindings += slot.bindings
+                self.fields.update(slot.fields)
+            slot.group.setVisible(index < len(steps))
+
+    def bind(self, widget: TextWidget, index: int, field: str) -> TextBinding:
         s = self.session
         key = label_key("step", f"{index}/{field}")
         return TextBinding(
@@ -99,7 +125,9 @@ class StepsEditor(QWidget):
     def refresh(self) -> None:
         for binding in self.bindings:
             binding.refresh()
-        self.setEnabled(self.session.editable)
+        if self.session.editable != self._editable:  # setEnabled walks every child widget
+            self._editable = self.session.editable
+            self.setEnabled(self._editable)
 
 
 class RubricEditor(QWidget):
@@ -113,6 +141,7 @@ class RubricEditor(QWidget):
         self.ok: dict[str, QCheckBox] = {}
         self.fields: dict[str, TextWidget] = {}
         self.bindings: list[TextBinding] = []
+        self._editable: bool | None = None
         for part in ("Diagnosis", "Localisation"):
             group = QGroupBox(part)
             form = QFormLayout(group)
@@ -175,4 +204,6 @@ class RubricEditor(QWidget):
             check.blockSignals(blocked)
         for binding in self.bindings:
             binding.refresh()
-        self.setEnabled(self.session.editable)
+        if self.session.editable != self._editable:  # setEnabled walks every child widget
+            self._editable = self.session.editable
+            self.setEnabled(self._editable)

@@ -50,6 +50,7 @@ class AnnotatePage(QWidget):
         self.exam = ""
         self.viewer_states: dict[str, dict[str, Any]] = {}
         self.resume = workspace_state.load_resume(self.project, self.user)
+        self._finishing: str | None = None  # the case whose opening is not finished yet
         self._build()
         self.activity = ActivityTracker(self, self.session)
         self._resume_timer = QTimer(self)
@@ -172,9 +173,6 @@ class AnnotatePage(QWidget):
         self.case_list.select(case_id)
         self.strip_model.set_cards([self._card(f) for f in self.session.figures])
         self.strip.fit_cards()
-        self.steps.rebuild()
-        self.case_text.show_case(self.session.content, self._final_diagnosis(), top=True)
-        self.header.show_case(self.session)
         resume = resume or {}
         figure = resume.get("exam") if resume.get("case_id") == case_id else None
         if figure not in self.session.figures:
@@ -182,8 +180,25 @@ class AnnotatePage(QWidget):
         if resume.get("case_id") == case_id and isinstance(resume.get("viewer"), dict):
             self.viewer_states[str(figure)] = dict(resume["viewer"])
         self.select_exam(str(figure))
-        self._refresh_all()
+        if not self.exam:  # a case without exams: select_exam refreshed nothing
+            self._refresh_exam()
+        self.header.show_case(self.session)
         self._resume_timer.start()
+        # The rest waits for the next turn of the event loop, so that the GUI thread is
+        # never blocked for a whole frame: the image, strip, labels and board come first.
+        self._finishing = case_id
+        QTimer.singleShot(0, lambda: self._finish_open(case_id))
+
+    def _finish_open(self, case_id: str) -> None:
+        """The case's parts not needed for the first frame: text, hidden tabs, prefetch."""
+        if self._finishing != case_id or self.session.case_id != case_id:
+            return  # another case was opened since; its own call does this
+        self._finishing = None
+        self.case_text.show_case(self.session.content, self._final_diagnosis(), top=True)
+        self.steps.rebuild()
+        self.steps.refresh()
+        self.rubric.refresh()
+        self._show_problems()
         self._prefetch_next(case_id)
 
     def step_case(self, step: int) -> None:
@@ -365,6 +380,8 @@ class AnnotatePage(QWidget):
 
     def ready(self) -> bool:
         """True when the case and its image are on screen (screenshots wait for this)."""
+        if self._finishing is not None:
+            return False
         return self.session.view is None or (self.viewer.ready() and not self.loader.busy())
 
     def shutdown(self) -> None:

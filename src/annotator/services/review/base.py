@@ -81,9 +81,14 @@ def get_case(session: Session, case_id: str) -> Case:
 
 def submitted_labels(session: Session, case: Case) -> dict[str, dict[str, Any]]:
     """Submitted label maps keyed by annotator id (agreement and review never see names)."""
+    return submitted_of(active_annotations(session, case))
+
+
+def submitted_of(annotations: list[Annotation]) -> dict[str, dict[str, Any]]:
+    """:func:`submitted_labels` from a case's active annotations, in id order."""
     return {
         str(a.annotator_id): dict(a.submitted_labels or {})
-        for a in active_annotations(session, case)
+        for a in annotations
         if a.state == "submitted"
     }
 
@@ -110,15 +115,34 @@ def current_content(session: Session, case: Case) -> dict[str, Any]:
 
 def review_in(session: Session, case: Case) -> CaseReview:
     """The case's review inside the caller's transaction (see :func:`review_case`)."""
-    content = current_content(session, case)
-    final = final_values(content, submitted_labels(session, case), decisions(session, case))
-    release = release_content(content, final.values)
     hashes = {
         img.draft_path: img.sha256
         for img in session.scalars(
             select(CaseImage).where(CaseImage.revision_id == case.current_revision_id)
         )
     }
+    return review_of(
+        case,
+        current_content(session, case),
+        submitted_labels(session, case),
+        decisions(session, case),
+        hashes,
+    )
+
+
+def review_of(
+    case: Case,
+    content: dict[str, Any],
+    submitted: dict[str, dict[str, Any]],
+    decided: dict[str, Any],
+    hashes: dict[str, str],
+) -> CaseReview:
+    """The case's review from rows already read (the queue reads them for all cases at once).
+
+    ``hashes`` maps the current revision's image paths to their SHA-256.
+    """
+    final = final_values(content, submitted, decided)
+    release = release_content(content, final.values)
     paths = set(hashes)
     blockers: list[str] = []
     if case.state not in REVIEW_STATES:

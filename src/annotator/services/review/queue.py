@@ -7,6 +7,7 @@ their stored reviewer letters.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,11 +18,12 @@ from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
 from annotator.review.conflicts import item_label, item_status
 from annotator.review.disagreement import bulk_resolvable, impact
-from annotator.services.review.base import REVIEW_STATES, decision_rows, get_case, review_in
-from annotator.services.review.detect import detected_items, sync_all, sync_case
+from annotator.services.review.base import decision_rows, get_case, review_of
+from annotator.services.review.bulk import Decided, Detected, QueueRows, Scope, load_rows
+from annotator.services.review.detect import detected_items
 from annotator.services.users import require_reader_of_others
 from annotator.store.project import Project
-from annotator.store.schema import Adjudication, Case, DetectedItem, ReviewRecord
+from annotator.store.schema import Adjudication, Case, DetectedItem
 
 _STATUS_RANK = {"open": 0, "decided": 1, "overridden": 2, "moot": 3, "auto_resolved": 4}
 
@@ -77,7 +79,7 @@ def sort_key(item: QueueItem) -> tuple[int, int, str, str]:
     return (_STATUS_RANK[item.state], item.impact, item.case_id, item.key)
 
 
-def _decision(row: Adjudication) -> Decision:
+def _decision(row: Adjudication | Decided) -> Decision:
     return Decision(
         row.value, row.reason_code, row.reason_text, row.adjudicator, row.decided_at.isoformat()
     )
@@ -85,8 +87,15 @@ def _decision(row: Adjudication) -> Decision:
 
 def case_queue_items(session: Session, case: Case) -> list[QueueItem]:
     """Every detected item of one case, sorted for the adjudicator."""
-    rows = detected_items(session, case)
-    decided = decision_rows(session, case)
+    return items_of(case, detected_items(session, case), decision_rows(session, case))
+
+
+def items_of(
+    case: Case,
+    rows: Sequence[DetectedItem | Detected],
+    decided: Mapping[str, Adjudication | Decided],
+) -> list[QueueItem]:
+    """:func:`case_queue_items` from the case's detected items and current decisions."""
     discard = decided.get("discard")
     out = (discard is not None and discard.value is not None) or (
         case.state == CaseState.EXCLUDED.value
@@ -122,25 +131,32 @@ def case_queue_items(session: Session, case: Case) -> list[QueueItem]:
     return sorted(items, key=sort_key)
 
 
-def _reviewed_cases(session: Session) -> list[Case]:
-    # A case back in annotating (reopened) keeps its old detection but is not in the queue.
-    with_detection = select(DetectedItem.case_pk).distinct()
-    query = select(Case).where(
-        Case.id.in_(with_detection), Case.state != CaseState.ANNOTATING.value
+def _reviewed(
+    session: Session, case_ids: list[str] | None, *, with_reviews: bool
+) -> tuple[list[Case], QueueRows]:
+    """The reviewed cases (all, or those named) with their rows, read in bulk.
+
+    Cases in review are re-detected first if their labels changed (what ``sync_all`` did);
+    a case back in annotating (reopened) keeps its old detection but is not in the queue.
+    """
+    if case_ids is None:
+        scope: Scope = select(Case.id).where(Case.state != CaseState.ANNOTATING.value)
+        query = select(Case).where(Case.state != CaseState.ANNOTATING.value)
+    else:  # only these cases: the work grows with them, not with the project
+        query = select(Case).where(Case.case_id.in_(case_ids))
+    cases = list(session.scalars(query.order_by(Case.case_id)))
+    if case_ids is not None:
+        scope = [c.id for c in cases]
+    rows = load_rows(session, cases, scope, with_reviews=with_reviews)
+    with_detection = set(
+        session.scalars(
+            select(DetectedItem.case_pk).where(DetectedItem.case_pk.in_(scope)).distinct()
+        )
     )
-    return list(session.scalars(query.order_by(Case.case_id)))
-
-
-def _named_reviewed_cases(session: Session, case_ids: list[str]) -> list[Case]:
-    """:func:`_reviewed_cases` among ``case_ids``, each re-detected first as sync_all would."""
-    named = list(session.scalars(select(Case).where(Case.case_id.in_(case_ids))))
-    for case in named:
-        if case.state in REVIEW_STATES:
-            sync_case(session, case)
-    with_detection = set(session.scalars(
-        select(DetectedItem.case_pk).where(DetectedItem.case_pk.in_([c.id for c in named]))))
-    return sorted((c for c in named if c.id in with_detection
-                   and c.state != CaseState.ANNOTATING.value), key=lambda c: c.case_id)
+    reviewed = [
+        c for c in cases if c.id in with_detection and c.state != CaseState.ANNOTATING.value
+    ]
+    return reviewed, rows
 
 
 def list_items(
@@ -157,15 +173,11 @@ def list_items(
     """
     with project.tx() as session:
         require_reader_of_others(session, reader, "listing conflicts")
-        if case_ids is None:
-            sync_all(session)
-            cases = _reviewed_cases(session)
-        else:  # only these cases: the work grows with them, not with the project
-            cases = _named_reviewed_cases(session, case_ids)
+        cases, rows = _reviewed(session, case_ids, with_reviews=False)  # items only
         items = [
             item
             for case in cases
-            for item in case_queue_items(session, case)
+            for item in items_of(case, rows.detected[case.id], rows.decided[case.id])
             if (include_auto or item.kind == "conflict") and (not only_open or item.state == "open")
         ]
     return sorted(items, key=sort_key)
@@ -191,14 +203,21 @@ class CaseEntry:
         return self.state == CaseState.IN_REVIEW.value and not self.blockers
 
 
-def _entry(session: Session, case: Case) -> CaseEntry:
-    items = case_queue_items(session, case)
+def _entry(case: Case, rows: QueueRows) -> CaseEntry:
+    items = items_of(case, rows.detected[case.id], rows.decided[case.id])
     open_items = [i for i in items if i.state == "open"]
-    record = session.get(ReviewRecord, case.id)
+    record = rows.records.get(case.id)
     content_title = ""
     blockers: list[str] = []
     if case.state in (CaseState.IN_REVIEW.value, CaseState.GREEN_LIT.value):
-        review = review_in(session, case)
+        assert case.current_revision_id is not None
+        review = review_of(
+            case,
+            rows.contents[case.current_revision_id],
+            rows.submitted.get(case.id, {}),
+            {key: row.value for key, row in rows.decided[case.id].items()},
+            rows.hashes[case.current_revision_id],
+        )
         blockers = review.blockers
         content_title = str(review.release.get("case_title") or "")
     return CaseEntry(
@@ -232,8 +251,8 @@ def case_queue(
     """
     with project.tx() as session:
         require_reader_of_others(session, reader, "the review queue")
-        sync_all(session)
-        entries = [_entry(session, case) for case in _reviewed_cases(session)]
+        cases, rows = _reviewed(session, None, with_reviews=True)
+        entries = [_entry(case, rows) for case in cases]
     if adjudicator is not None:
         entries = [e for e in entries if e.adjudicator in (None, adjudicator)]
     return sorted(entries, key=_queue_rank)
@@ -244,8 +263,8 @@ def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
     with project.tx() as session:
         require_reader_of_others(session, reader, "the review queue")
         case = get_case(session, case_id)
-        sync_case(session, case)
-        return _entry(session, case)
+        rows = load_rows(session, [case], [case.id], with_reviews=True)
+        return _entry(case, rows)
 
 
 def review_status(project: Project, reader: str) -> dict[str, Any]:

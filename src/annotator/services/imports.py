@@ -110,10 +110,14 @@ def _apply_batch(
     """
     outcomes = []
     with project.tx() as session, project.images.batch():
+        # Which images the project holds already: one query per batch, not one per image.
+        known = project.images.stored(session, (i.sha256 for c in candidates for i in c.images))
         for candidate in candidates:
+            stored = set(known)  # grows with this case's images only if the case stays
             try:
                 with session.begin_nested():
-                    outcome = _apply(session, project, actor, candidate, new_version)
+                    outcome = _apply(session, project, actor, candidate, new_version, stored)
+                known = stored
             except AnnotatorError as exc:
                 outcome = CaseOutcome(candidate.case_id, str(candidate.file), "refused",
                                       str(exc))
@@ -122,7 +126,8 @@ def _apply_batch(
 
 
 def _apply(
-    session: Session, project: Project, actor: str, cand: CaseCandidate, new_version: bool
+    session: Session, project: Project, actor: str, cand: CaseCandidate, new_version: bool,
+    stored: set[str],
 ) -> CaseOutcome:
     outcome = CaseOutcome(
         cand.case_id,
@@ -140,7 +145,7 @@ def _apply(
         case = Case(case_id=cand.case_id, state=CaseState.ANNOTATING.value)
         session.add(case)
         session.flush()
-        revision = _add_revision(session, project, actor, case, cand, 1)
+        revision = _add_revision(session, project, actor, case, cand, 1, stored)
         record(
             session,
             actor,
@@ -162,7 +167,7 @@ def _apply(
         or 0
     )
     if not touched:
-        revision = _add_revision(session, project, actor, case, cand, number)
+        revision = _add_revision(session, project, actor, case, cand, number, stored)
         for annotation in annotations:
             annotation.revision_id = revision.id
         outcome.status = "updated"
@@ -183,7 +188,7 @@ def _apply(
             "and send those annotations back for re-check"
         )
         return outcome
-    revision = _add_revision(session, project, actor, case, cand, number)
+    revision = _add_revision(session, project, actor, case, cand, number, stored)
     for annotation in annotations:
         annotation.revision_id = revision.id
         if annotation in touched and annotation.withdrawn_at is None:
@@ -212,7 +217,8 @@ def _apply(
 
 
 def _add_revision(
-    session: Session, project: Project, actor: str, case: Case, cand: CaseCandidate, number: int
+    session: Session, project: Project, actor: str, case: Case, cand: CaseCandidate, number: int,
+    stored: set[str],
 ) -> CaseRevision:
     revision = CaseRevision(
         case_pk=case.id,
@@ -227,9 +233,13 @@ def _add_revision(
     )
     session.add(revision)
     session.flush()
+    # Blobs first (each an INSERT of its own), then the image rows, which the next flush
+    # writes together: no flush per image.
     for image in cand.images:
-        project.images.put(session, image.data, image.media_type)  # keyed by image.sha256
-        session.add(image.to_row(revision.id))
+        project.images.put(session, image.data, image.media_type, known=stored,
+                           sha=image.sha256)
+        stored.add(image.sha256)
+    session.add_all([image.to_row(revision.id) for image in cand.images])
     case.current_revision_id = revision.id
     case.updated_at = utcnow()
     return revision

@@ -12,6 +12,7 @@ Each function returns the new bytes and a human-readable list of what was remove
 from __future__ import annotations
 
 import io
+import struct
 import warnings
 from typing import TYPE_CHECKING
 
@@ -177,6 +178,12 @@ def _describe_changes(before: dict[str, tuple[str, str]],
 # Pillow modes a PNG holds as they are; any other mode (CMYK, YCbCr, PA...) becomes RGB(A).
 _PNG_MODES = frozenset({"1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"})
 
+# zlib level of the re-encoded PNG. Encoding is most of an import's time; on scan-like 8-bit
+# images level 1 takes 3.2 ms where level 6 takes 5.0 ms (320x320) for files ~14% larger.
+# Lossless either way; a project imported at another level still sees an unchanged draft as
+# unchanged (services.imports compares pixels when only the encoding differs).
+PNG_COMPRESS_LEVEL = 1
+
 
 def reencode_raster(data: bytes, *, name: str) -> tuple[bytes, list[str]]:
     """A PNG written from ``data``'s decoded pixels alone, and what of the original went.
@@ -201,13 +208,55 @@ def reencode_raster(data: bytes, *, name: str) -> tuple[bytes, list[str]]:
     except Exception as exc:  # noqa: BLE001 - Pillow raises many types for a bad file
         raise DeidentifyError(name, f"cannot decode image to clean it: {exc}") from exc
     buffer = io.BytesIO()
-    pixels.save(buffer, "PNG", compress_level=6)
+    pixels.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
     out = buffer.getvalue()
-    if out == data:
-        return data, []
+    if out == data or only_pixel_chunks(data):
+        return out, []  # the original held nothing but pixels: nothing of it went
     removed = [f"{source_format} {key} removed" for key in carried]
     removed.append(f"{source_format} re-encoded as PNG from its pixels (no metadata kept)")
     return out, removed
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"})
+
+
+def only_pixel_chunks(data: bytes) -> bool:
+    """Whether ``data`` is a PNG made of pixel chunks alone, ending with its IEND chunk.
+
+    Only the chunk layout is read (no CRC, no decoding): enough to say that re-encoding
+    removed nothing, never enough to call a file clean on its own.
+    """
+    if not data.startswith(PNG_SIGNATURE):
+        return False
+    pos = len(PNG_SIGNATURE)
+    while pos + 12 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind not in PNG_PIXEL_CHUNKS:
+            return False
+        pos += 12 + length
+        if kind == b"IEND":
+            return pos == len(data)
+    return False
+
+
+def same_raster(first: bytes, second: bytes) -> bool:
+    """Whether two images decode to the same pixels, palette and transparency (so two
+    encodings of one image compare equal); False when either does not decode."""
+    from PIL import Image
+
+    def content(data: bytes) -> tuple[object, ...]:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+            return (image.mode, image.size, image.tobytes(), image.getpalette(),
+                    image.info.get("transparency"))
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return content(first) == content(second)
+    except Exception:  # noqa: BLE001 - Pillow raises many types for a bad file
+        return False
 
 
 def _pixels_only(image: Image.Image) -> Image.Image:

@@ -15,9 +15,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from annotator.domain.case import content_hash
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import AnnotatorError
+from annotator.imaging.probe import PNG
 from annotator.ingest import CaseCandidate
+from annotator.ingest.deidentify import same_raster
 from annotator.ingest.reader import iter_case_sources
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
@@ -27,6 +30,7 @@ from annotator.store.schema import (
     Adjudication,
     Annotation,
     Case,
+    CaseImage,
     CaseRevision,
     utcnow,
 )
@@ -157,7 +161,8 @@ def _apply(
         return outcome
     current = session.get(CaseRevision, case.current_revision_id)
     assert current is not None
-    if current.content_hash == cand.content_hash:
+    if current.content_hash == cand.content_hash or _same_but_encoding(
+            session, project, current, cand):
         outcome.status = "unchanged"
         return outcome
     annotations = list(session.scalars(select(Annotation).where(Annotation.case_pk == case.id)))
@@ -243,3 +248,31 @@ def _add_revision(
     case.current_revision_id = revision.id
     case.updated_at = utcnow()
     return revision
+
+
+def _same_but_encoding(
+    session: Session, project: Project, current: CaseRevision, cand: CaseCandidate
+) -> bool:
+    """Whether ``cand`` is the stored revision but for how its PNGs were re-encoded.
+
+    A re-encoded PNG's bytes (and so the case's hash) depend on the encoder's settings and
+    zlib: a draft imported by another version is unchanged when its case content is, and
+    each image that differs decodes to the very pixels of the stored one.
+    """
+    stored = {row.draft_path: row for row in session.scalars(
+        select(CaseImage).where(CaseImage.revision_id == current.id))}
+    images: dict[str, str] = {}
+    for image in cand.images:
+        row = stored.get(image.draft_path)
+        if row is None or row.media_type != image.media_type:
+            return False
+        images[image.draft_path] = row.sha256
+    if content_hash({"case": cand.content, "images": images}) != current.content_hash:
+        return False  # the text or the set of images changed: no need to decode anything
+    for image in cand.images:
+        old = stored[image.draft_path].sha256
+        if image.sha256 != old and not (
+                image.media_type == PNG
+                and same_raster(project.images.get(session, old), image.data)):
+            return False
+    return True

@@ -185,26 +185,28 @@ _PNG_MODES = frozenset({"1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"})
 PNG_COMPRESS_LEVEL = 1
 
 
-def reencode_raster(data: bytes, *, name: str) -> tuple[bytes, list[str]]:
+def reencode_raster(data: bytes, *, name: str, decoded: Image.Image | None = None
+                    ) -> tuple[bytes, list[str]]:
     """A PNG written from ``data``'s decoded pixels alone, and what of the original went.
 
     EXIF orientation is applied to the pixels first, so the image looks as it did. The
     output carries only IHDR, PLTE, tRNS, IDAT and IEND; it is deterministic (the same
     pixels give the same bytes). Raises :class:`DeidentifyError` when Pillow cannot decode
-    the whole image: such a file is refused, never passed on.
+    the whole image: such a file is refused, never passed on. ``decoded``, when given, is
+    ``data`` already opened and loaded by Pillow (import's probe decodes each file once).
     """
     from PIL import Image, ImageOps
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a stray byte before a marker: decoded anyway
-            with Image.open(io.BytesIO(data)) as opened:
-                check_raster_size(*opened.size)  # from the header, before decoding
-                opened.load()
-                source_format = opened.format or "image"
-                carried = sorted(k for k in opened.info if k != "transparency")
-                image = ImageOps.exif_transpose(opened)
-                pixels = _pixels_only(image)
+            opened = decoded if decoded is not None else Image.open(io.BytesIO(data))
+            check_raster_size(*opened.size)  # from the header, before decoding
+            opened.load()
+            source_format = opened.format or "image"
+            carried = sorted(k for k in opened.info if k != "transparency")
+            image = ImageOps.exif_transpose(opened)
+            pixels = _pixels_only(image)
     except Exception as exc:  # noqa: BLE001 - Pillow raises many types for a bad file
         raise DeidentifyError(name, f"cannot decode image to clean it: {exc}") from exc
     buffer = io.BytesIO()
@@ -234,7 +236,7 @@ def only_pixel_chunks(data: bytes) -> bool:
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         if kind not in PNG_PIXEL_CHUNKS:
             return False
-        pos += 12 + length
+        pos += 12 + int(length)
         if kind == b"IEND":
             return pos == len(data)
     return False

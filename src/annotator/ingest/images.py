@@ -68,7 +68,7 @@ class ImageReader:
     """Reads images for one import run; a file cited by several cases of a batch is read once.
 
     :meth:`prefetch` starts reading on worker threads; :meth:`read` waits for the result;
-    :meth:`forget` drops what the last batch read, so memory holds one batch of images.
+    :meth:`forget` drops what a finished batch read, so memory holds about two batches' images.
     """
 
     def __init__(self, *, deidentify: bool, seed: str) -> None:
@@ -77,20 +77,24 @@ class ImageReader:
         self._cache: dict[Path, _Cleaned | ImageRejected | Future[_Cleaned]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
-    def prefetch(self, base: Path, use: ImageUse) -> None:
-        """Start reading ``use``'s image in the background (errors wait for :meth:`read`)."""
+    def prefetch(self, base: Path, use: ImageUse) -> Path | None:
+        """Start reading ``use``'s image in the background (errors wait for :meth:`read`);
+        returns the key it is cached under (None when it cannot even be located)."""
         try:
             location = _locate(base, use)
             key = location.resolve()
         except (ImageRejected, OSError, RuntimeError):
-            return
+            return None
         if key not in self._cache:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="import-image")
             self._cache[key] = self._pool.submit(self._load, location, use.draft_path)
+        return key
 
-    def forget(self) -> None:
-        self._cache.clear()
+    def forget(self, keys: set[Path]) -> None:
+        """Drop the images cached under ``keys`` (a finished part's)."""
+        for key in keys:
+            self._cache.pop(key, None)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import struct
 import warnings
+import zlib
 from typing import TYPE_CHECKING
 
 from annotator.errors import AnnotatorError
@@ -178,11 +179,13 @@ def _describe_changes(before: dict[str, tuple[str, str]],
 # Pillow modes a PNG holds as they are; any other mode (CMYK, YCbCr, PA...) becomes RGB(A).
 _PNG_MODES = frozenset({"1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"})
 
-# zlib level of the re-encoded PNG. Encoding is most of an import's time; on scan-like 8-bit
-# images level 1 takes 3.2 ms where level 6 takes 5.0 ms (320x320) for files ~14% larger.
-# Lossless either way; a project imported at another level still sees an unchanged draft as
-# unchanged (services.imports compares pixels when only the encoding differs).
-PNG_COMPRESS_LEVEL = 1
+# zlib settings of the re-encoded PNG. Encoding is most of an import's time. Run-length
+# matching after PNG's row filters is the fastest setting and no larger on scan-like images:
+# 320x320 8-bit phantoms 2.3 ms and 58.6 kB per image (level 6, Pillow's default: 5.3 ms,
+# 58.7 kB; level 1: 2.9 ms, 66.7 kB); the demo's 59 real images 40 ms and 905 kB in all
+# (level 6: 77 ms, 909 kB). Lossless either way; a project imported with other settings
+# still sees an unchanged draft as unchanged (services.imports compares pixels then).
+PNG_ENCODER: dict[str, int] = {"compress_level": 1, "compress_type": zlib.Z_RLE}
 
 
 def reencode_raster(data: bytes, *, name: str, decoded: Image.Image | None = None
@@ -210,7 +213,7 @@ def reencode_raster(data: bytes, *, name: str, decoded: Image.Image | None = Non
     except Exception as exc:  # noqa: BLE001 - Pillow raises many types for a bad file
         raise DeidentifyError(name, f"cannot decode image to clean it: {exc}") from exc
     buffer = io.BytesIO()
-    pixels.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    pixels.save(buffer, "PNG", **PNG_ENCODER)
     out = buffer.getvalue()
     if out == data or only_pixel_chunks(data):
         return out, []  # the original held nothing but pixels: nothing of it went

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from annotator.errors import StateError
 from annotator.services import imports
 from annotator.services.imports import import_cases
-from annotator.store.schema import Case, CaseRevision
+from annotator.store.schema import Case, CaseImage, CaseRevision, ImageBlob
 from factories import make_case, write_case_file
 
 
@@ -22,8 +22,8 @@ def test_a_case_failing_half_way_leaves_no_trace_and_its_batch_goes_in(
     real = imports._add_revision
 
     def failing(session: Any, project: Any, actor: str, case: Any, cand: Any,
-                number: int) -> Any:
-        revision = real(session, project, actor, case, cand, number)  # rows written...
+                number: int, *rest: Any) -> Any:
+        revision = real(session, project, actor, case, cand, number, *rest)  # rows written...
         if cand.case_id == "B2":
             raise StateError("B2: refused half-way")  # ...then the case fails
         return revision
@@ -37,6 +37,32 @@ def test_a_case_failing_half_way_leaves_no_trace_and_its_batch_goes_in(
         revisions = session.scalar(select(func.count()).select_from(CaseRevision))
     assert ids == ["B0", "B1", "B3", "B4"]
     assert revisions == 4
+
+
+def test_a_refused_case_does_not_keep_the_image_rows_a_later_case_of_its_batch_needs(
+    team: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # N0 is the first case to store these images; its savepoint rolls their blob rows back,
+    # so N1 (same images, same batch) must insert them again, not take them as stored.
+    path = write_case_file(tmp_path / "n", [make_case("N0"), make_case("N1")], shade=7)
+    real = imports._add_revision
+
+    def failing(session: Any, project: Any, actor: str, case: Any, cand: Any,
+                number: int, *rest: Any) -> Any:
+        revision = real(session, project, actor, case, cand, number, *rest)
+        if cand.case_id == "N0":
+            raise StateError("N0: refused half-way")
+        return revision
+
+    monkeypatch.setattr(imports, "_add_revision", failing)
+    report = import_cases(team, "cu", [path])
+    assert {o.case_id: o.status for o in report.outcomes} == {"N0": "refused", "N1": "added"}
+    with team.read() as session:
+        used = set(session.scalars(select(CaseImage.sha256)))
+        blobs = set(session.scalars(select(ImageBlob.sha256)))
+        assert used and used <= blobs
+        for sha in used:
+            assert team.images.get(session, sha)
 
 
 def test_cases_in_several_batches_all_go_in(

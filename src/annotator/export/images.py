@@ -1,12 +1,13 @@
 """Images of a release: where each goes, what is shipped, and the rows of images.csv.
 
 Every image ships as a PNG under a derived name (case folder, figure, index: never the
-uploaded file's name). PNG and JPEG are written anew from their decoded pixels (as at import:
-whatever the store holds, only pixels leave). DICOM ships as a PNG rendition for the
-evaluated models, rendered with the file's own window; a multi-frame file renders its middle
-frame (``frames // 2``). The settings used are recorded per image in images.csv. The
-de-identified DICOM itself ships only on request. The privacy gate reads every file exactly
-as it is written.
+uploaded file's name). A stored PNG that provably holds its pixels alone (as import writes
+them, see :func:`privacy.png_pixels_only`) ships as it is; any other PNG or JPEG is written
+anew from its decoded pixels (as at import: whatever the store holds, only pixels leave).
+DICOM ships as a PNG rendition for the evaluated models, rendered with the file's own
+window; a multi-frame file renders its middle frame (``frames // 2``). The settings used are
+recorded per image in images.csv. The de-identified DICOM itself ships only on request. The
+privacy gate reads every file exactly as it is written.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from annotator.export.layout import (
     safe_case_dir,
     sha256_hex,
 )
-from annotator.export.privacy import image_findings
+from annotator.export.privacy import image_findings, png_pixels_only
 from annotator.export.release_input import ReleasedCase
 from annotator.export.render_cache import RenderCache
 from annotator.imaging.probe import DICOM, PNG, ImageDecodeError
@@ -165,6 +166,8 @@ def _render(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, dict[str
 
 
 def _pixels_png(case_id: str, draft_path: str, data: bytes) -> bytes:
+    if png_pixels_only(data):
+        return data  # as import wrote it from decoded pixels: encoding it again adds nothing
     try:
         return reencode_raster(data, name=draft_path)[0]
     except DeidentifyError as exc:

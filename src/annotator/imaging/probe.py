@@ -14,6 +14,7 @@ from annotator.imaging import _dicom
 from annotator.imaging.limits import TooLarge, check_dicom_size, check_raster_size
 
 if TYPE_CHECKING:
+    from PIL import Image
     from pydicom.dataset import Dataset
 
 PNG = "image/png"
@@ -80,21 +81,27 @@ def probe_image(data: bytes, *, name: str) -> ImageInfo:
 
 
 def _probe_raster(data: bytes, name: str, media_type: str) -> ImageInfo:
+    return probe_raster(data, name=name, media_type=media_type)[0]
+
+
+def probe_raster(data: bytes, *, name: str, media_type: str) -> tuple[ImageInfo, Image.Image]:
+    """:func:`probe_image` of a PNG or JPEG, and the decoded image (import cleans it next
+    from these pixels rather than decoding the file a second time)."""
     from PIL import Image
 
     label = _FORMAT_LABEL[media_type]
     try:
-        with Image.open(io.BytesIO(data)) as img:
-            width, height = img.size
-            check_raster_size(width, height)  # from the header, before decoding
-            img.load()
+        img = Image.open(io.BytesIO(data))
+        width, height = img.size
+        check_raster_size(width, height)  # from the header, before decoding
+        img.load()
     except TooLarge as exc:
         raise ImageDecodeError(name, f"{label} too large to open safely: {exc}") from exc
     except Image.DecompressionBombError as exc:
         raise ImageDecodeError(name, f"{label} too large to open safely: {exc}") from exc
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageDecodeError(name, _raster_reason(label, exc)) from exc
-    return ImageInfo(media_type, width, height, 1, False, None)
+    return ImageInfo(media_type, width, height, 1, False, None), img
 
 
 def _raster_reason(label: str, exc: BaseException) -> str:

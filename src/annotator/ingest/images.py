@@ -23,11 +23,14 @@ from annotator.domain.checks import ImageUse
 from annotator.errors import AnnotatorError
 from annotator.imaging.limits import MAX_FILE_BYTES
 from annotator.imaging.probe import (
+    JPEG,
+    PNG,
     ImageDecodeError,
     ImageInfo,
     png_header_info,
     probe_dicom,
     probe_image,
+    probe_raster,
     sniff_media_type,
 )
 from annotator.ingest.deidentify import (
@@ -65,7 +68,7 @@ class ImageReader:
     """Reads images for one import run; a file cited by several cases of a batch is read once.
 
     :meth:`prefetch` starts reading on worker threads; :meth:`read` waits for the result;
-    :meth:`forget` drops what the last batch read, so memory holds one batch of images.
+    :meth:`forget` drops what a finished batch read, so memory holds about two batches' images.
     """
 
     def __init__(self, *, deidentify: bool, seed: str) -> None:
@@ -74,20 +77,24 @@ class ImageReader:
         self._cache: dict[Path, _Cleaned | ImageRejected | Future[_Cleaned]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
-    def prefetch(self, base: Path, use: ImageUse) -> None:
-        """Start reading ``use``'s image in the background (errors wait for :meth:`read`)."""
+    def prefetch(self, base: Path, use: ImageUse) -> Path | None:
+        """Start reading ``use``'s image in the background (errors wait for :meth:`read`);
+        returns the key it is cached under (None when it cannot even be located)."""
         try:
             location = _locate(base, use)
             key = location.resolve()
         except (ImageRejected, OSError, RuntimeError):
-            return
+            return None
         if key not in self._cache:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="import-image")
             self._cache[key] = self._pool.submit(self._load, location, use.draft_path)
+        return key
 
-    def forget(self) -> None:
-        self._cache.clear()
+    def forget(self, keys: set[Path]) -> None:
+        """Drop the images cached under ``keys`` (a finished part's)."""
+        for key in keys:
+            self._cache.pop(key, None)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -133,11 +140,11 @@ class ImageReader:
             raise ImageRejected("", f"image path is a folder, not a file: {location}") from None
         except OSError as exc:
             raise ImageRejected("", f"cannot read image {location}: {os_reason(exc)}") from None
-        info, dataset = _probe(data, draft_path)
+        info, dataset, raster = _probe(data, draft_path)
         removed: list[str] = []
         if self._deidentify:
             pixels = dataset.get("PixelData") if dataset is not None else None
-            data, removed = _clean(data, info, draft_path, self._seed, dataset)
+            data, removed = _clean(data, info, draft_path, self._seed, dataset, raster)
             if removed:  # the rewritten file must still decode
                 info, dataset = _recheck(data, info, draft_path, pixels)
         header: dict[str, str] = {}
@@ -171,14 +178,20 @@ def _locate(base: Path, use: ImageUse) -> Path:
     return location
 
 
-def _probe(data: bytes, draft_path: str) -> tuple[ImageInfo, Any]:
-    """The image's info, and for DICOM its parsed dataset (None for PNG/JPEG)."""
+def _probe(data: bytes, draft_path: str) -> tuple[ImageInfo, Any, Any]:
+    """The image's info, its parsed DICOM dataset (or None) and its decoded PNG or JPEG
+    image (or None): what the probe decoded, so that cleaning does not decode it again."""
     try:
-        if sniff_media_type(data) == "application/dicom":
+        media_type = sniff_media_type(data)
+        if media_type == "application/dicom":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return probe_dicom(data, name=draft_path)
-        return probe_image(data, name=draft_path), None
+                info, dataset = probe_dicom(data, name=draft_path)
+                return info, dataset, None
+        if media_type in (PNG, JPEG):
+            info, raster = probe_raster(data, name=draft_path, media_type=media_type)
+            return info, None, raster
+        return probe_image(data, name=draft_path), None, None  # says why it is no image
     except ImageDecodeError as exc:
         raise ImageRejected("", f"unreadable image: {exc.reason}") from None
 
@@ -205,11 +218,11 @@ def _recheck(data: bytes, before: ImageInfo, draft_path: str, pixels: Any
         raise ImageRejected("", f"unreadable image: {exc.reason}") from None
 
 
-def _clean(data: bytes, info: ImageInfo, name: str, seed: str, dataset: Any
+def _clean(data: bytes, info: ImageInfo, name: str, seed: str, dataset: Any, raster: Any
            ) -> tuple[bytes, list[str]]:
     try:
         if info.is_dicom:
             return deidentify_dicom(data, seed=seed, name=name, dataset=dataset)
-        return reencode_raster(data, name=name)
+        return reencode_raster(data, name=name, decoded=raster)
     except DeidentifyError as exc:
         raise ImageRejected("", exc.reason) from None

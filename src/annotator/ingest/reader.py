@@ -50,13 +50,19 @@ def read_case_sources(paths: Sequence[Path], *, deidentify: bool = True,
 def iter_case_sources(paths: Sequence[Path], *, deidentify: bool = True, seed: str,
                       batch: int = BATCH_CASES) -> Iterator[IngestResult]:
     """:func:`read_case_sources` in parts of about ``batch`` cases, so that an import holds
-    one part's images in memory, not every image of the run."""
+    about two parts' images in memory, not every image of the run.
+
+    The images of the next part are read on worker threads while the caller stores the
+    part just yielded: cleaning images (zlib, pixel decoders) and writing the database
+    overlap instead of taking turns.
+    """
     files, rejected = find_case_files(paths)
     part = IngestResult()
     part.rejected.extend(rejected)
     images = ImageReader(deidentify=deidentify, seed=seed)
     first_seen: dict[str, Path] = {}
     pending: list[CaseObject] = []
+    started: _Started | None = None
     try:
         for file in files:
             objects, rejection = read_case_objects(file)
@@ -64,30 +70,52 @@ def iter_case_sources(paths: Sequence[Path], *, deidentify: bool = True, seed: s
                 part.rejected.append(rejection)
             pending.extend(objects)
             if len(pending) >= batch:
-                _read_cases(pending, images, first_seen, part)
-                yield part
-                part, pending = IngestResult(), []
-        _read_cases(pending, images, first_seen, part)
-        yield part
+                following = _start(pending, images, first_seen, part)
+                if started is not None:
+                    yield _finish(started, images, keep=following.keys)
+                started, part, pending = following, IngestResult(), []
+        following = _start(pending, images, first_seen, part)
+        if started is not None:
+            yield _finish(started, images, keep=following.keys)
+        yield _finish(following, images, keep=set())
     finally:
         images.close()
 
 
-def _read_cases(objects: list[CaseObject], images: ImageReader, first_seen: dict[str, Path],
-                result: IngestResult) -> None:
-    """Check the cases in order, read all their images at once, then build the candidates."""
+@dataclass
+class _Started:
+    """A part whose cases are checked and whose images are being read."""
+
+    checked: list[_Checked | Rejection]
+    result: IngestResult
+    keys: set[Path]
+
+
+def _start(objects: list[CaseObject], images: ImageReader, first_seen: dict[str, Path],
+           result: IngestResult) -> _Started:
+    """Check the cases in order and start reading all their images."""
     checked = [_check(obj, first_seen, result) for obj in objects]
+    keys: set[Path] = set()
     for item in checked:
         if not isinstance(item, Rejection):
             for use in image_uses(item.content):
-                images.prefetch(item.obj.file.parent, use)
-    for item in checked:
+                key = images.prefetch(item.obj.file.parent, use)
+                if key is not None:
+                    keys.add(key)
+    return _Started(checked, result, keys)
+
+
+def _finish(started: _Started, images: ImageReader, *, keep: set[Path]) -> IngestResult:
+    """Wait for a started part's images and build its candidates; then drop those images
+    (but ``keep``: the next part's, when both cite a file)."""
+    for item in started.checked:
         outcome = item if isinstance(item, Rejection) else _with_images(item, images)
         if isinstance(outcome, Rejection):
-            result.rejected.append(outcome)
+            started.result.rejected.append(outcome)
         else:
-            result.accepted.append(outcome)
-    images.forget()
+            started.result.accepted.append(outcome)
+    images.forget(started.keys - keep)
+    return started.result
 
 
 @dataclass

@@ -15,9 +15,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from annotator.domain.case import content_hash
 from annotator.domain.states import AnnotationState, CaseState, Role
 from annotator.errors import AnnotatorError
+from annotator.imaging.probe import PNG
 from annotator.ingest import CaseCandidate
+from annotator.ingest.deidentify import same_raster
 from annotator.ingest.reader import iter_case_sources
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
@@ -27,6 +30,7 @@ from annotator.store.schema import (
     Adjudication,
     Annotation,
     Case,
+    CaseImage,
     CaseRevision,
     utcnow,
 )
@@ -110,10 +114,14 @@ def _apply_batch(
     """
     outcomes = []
     with project.tx() as session, project.images.batch():
+        # Which images the project holds already: one query per batch, not one per image.
+        known = project.images.stored(session, (i.sha256 for c in candidates for i in c.images))
         for candidate in candidates:
+            stored = set(known)  # grows with this case's images only if the case stays
             try:
                 with session.begin_nested():
-                    outcome = _apply(session, project, actor, candidate, new_version)
+                    outcome = _apply(session, project, actor, candidate, new_version, stored)
+                known = stored
             except AnnotatorError as exc:
                 outcome = CaseOutcome(candidate.case_id, str(candidate.file), "refused",
                                       str(exc))
@@ -122,7 +130,8 @@ def _apply_batch(
 
 
 def _apply(
-    session: Session, project: Project, actor: str, cand: CaseCandidate, new_version: bool
+    session: Session, project: Project, actor: str, cand: CaseCandidate, new_version: bool,
+    stored: set[str],
 ) -> CaseOutcome:
     outcome = CaseOutcome(
         cand.case_id,
@@ -140,7 +149,7 @@ def _apply(
         case = Case(case_id=cand.case_id, state=CaseState.ANNOTATING.value)
         session.add(case)
         session.flush()
-        revision = _add_revision(session, project, actor, case, cand, 1)
+        revision = _add_revision(session, project, actor, case, cand, 1, stored)
         record(
             session,
             actor,
@@ -152,7 +161,8 @@ def _apply(
         return outcome
     current = session.get(CaseRevision, case.current_revision_id)
     assert current is not None
-    if current.content_hash == cand.content_hash:
+    if current.content_hash == cand.content_hash or _same_but_encoding(
+            session, project, current, cand):
         outcome.status = "unchanged"
         return outcome
     annotations = list(session.scalars(select(Annotation).where(Annotation.case_pk == case.id)))
@@ -162,7 +172,7 @@ def _apply(
         or 0
     )
     if not touched:
-        revision = _add_revision(session, project, actor, case, cand, number)
+        revision = _add_revision(session, project, actor, case, cand, number, stored)
         for annotation in annotations:
             annotation.revision_id = revision.id
         outcome.status = "updated"
@@ -183,7 +193,7 @@ def _apply(
             "and send those annotations back for re-check"
         )
         return outcome
-    revision = _add_revision(session, project, actor, case, cand, number)
+    revision = _add_revision(session, project, actor, case, cand, number, stored)
     for annotation in annotations:
         annotation.revision_id = revision.id
         if annotation in touched and annotation.withdrawn_at is None:
@@ -212,7 +222,8 @@ def _apply(
 
 
 def _add_revision(
-    session: Session, project: Project, actor: str, case: Case, cand: CaseCandidate, number: int
+    session: Session, project: Project, actor: str, case: Case, cand: CaseCandidate, number: int,
+    stored: set[str],
 ) -> CaseRevision:
     revision = CaseRevision(
         case_pk=case.id,
@@ -227,9 +238,41 @@ def _add_revision(
     )
     session.add(revision)
     session.flush()
+    # Blobs first (each an INSERT of its own), then the image rows, which the next flush
+    # writes together: no flush per image.
     for image in cand.images:
-        project.images.put(session, image.data, image.media_type)  # keyed by image.sha256
-        session.add(image.to_row(revision.id))
+        project.images.put(session, image.data, image.media_type, known=stored,
+                           sha=image.sha256)
+        stored.add(image.sha256)
+    session.add_all([image.to_row(revision.id) for image in cand.images])
     case.current_revision_id = revision.id
     case.updated_at = utcnow()
     return revision
+
+
+def _same_but_encoding(
+    session: Session, project: Project, current: CaseRevision, cand: CaseCandidate
+) -> bool:
+    """Whether ``cand`` is the stored revision but for how its PNGs were re-encoded.
+
+    A re-encoded PNG's bytes (and so the case's hash) depend on the encoder's settings and
+    zlib: a draft imported by another version is unchanged when its case content is, and
+    each image that differs decodes to the very pixels of the stored one.
+    """
+    stored = {row.draft_path: row for row in session.scalars(
+        select(CaseImage).where(CaseImage.revision_id == current.id))}
+    images: dict[str, str] = {}
+    for image in cand.images:
+        row = stored.get(image.draft_path)
+        if row is None or row.media_type != image.media_type:
+            return False
+        images[image.draft_path] = row.sha256
+    if content_hash({"case": cand.content, "images": images}) != current.content_hash:
+        return False  # the text or the set of images changed: no need to decode anything
+    for image in cand.images:
+        old = stored[image.draft_path].sha256
+        if image.sha256 != old and not (
+                image.media_type == PNG
+                and same_raster(project.images.get(session, old), image.data)):
+            return False
+    return True

@@ -11,10 +11,11 @@ import hashlib
 import os
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from annotator.errors import NotFound
@@ -53,31 +54,64 @@ class ImageStore:
         assert self.folder is not None
         return self.folder / sha[:2] / sha
 
-    def put(self, session: Session, data: bytes, media_type: str) -> str:
-        """Store bytes (idempotent) within the caller's transaction; returns the SHA-256."""
-        sha = sha256_hex(data)
+    def stored(self, session: Session, shas: Iterable[str]) -> set[str]:
+        """Which of ``shas`` the project holds already: one query for a batch of images."""
+        wanted = sorted(set(shas))
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):  # stay under the bound-parameter limits
+            chunk = wanted[start:start + 500]
+            found.update(session.scalars(select(ImageBlob.sha256)
+                                         .where(ImageBlob.sha256.in_(chunk))))
+        return found
+
+    def put(self, session: Session, data: bytes, media_type: str, *,
+            known: set[str] | None = None, sha: str | None = None) -> str:
+        """Store bytes (idempotent) within the caller's transaction; returns the SHA-256.
+
+        ``known``, when given, is the set of hashes already stored in this transaction (see
+        :meth:`stored`): it replaces a lookup per image, and the blob row is inserted
+        directly instead of through the ORM, so a batch of images costs no flush each.
+        The caller adds the returned hash to ``known`` once the row is certain to stay.
+        ``sha``, when given, is ``data``'s SHA-256 as the caller computed it (import hashes
+        each image once, when it reads it).
+        """
+        sha = sha or sha256_hex(data)
+        if known is not None:
+            if sha not in known:
+                self._write(data, sha)
+                session.execute(insert(ImageBlob).values(
+                    sha256=sha, size=len(data), media_type=media_type,
+                    data=None if self.folder is not None else data))
+            return sha
         if session.get(ImageBlob, sha) is not None:
             return sha
+        self._write(data, sha)
         if self.folder is not None:
-            target = self._file(sha)
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                # Write-then-rename: a crash never leaves a half file under the final name.
-                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-                pending = getattr(self._batch, "paths", None)
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    if pending is None:
-                        os.fsync(handle.fileno())
-                os.replace(tmp, target)
-                if pending is not None:
-                    pending.append(target)
             session.add(ImageBlob(sha256=sha, size=len(data), media_type=media_type, data=None))
         else:
             session.add(ImageBlob(sha256=sha, size=len(data), media_type=media_type, data=data))
         session.flush()  # the blob row must exist before rows that reference it
         return sha
+
+    def _write(self, data: bytes, sha: str) -> None:
+        """Put the file of a folder store in place (nothing for a database-held store)."""
+        if self.folder is None:
+            return
+        target = self._file(sha)
+        if target.exists():
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Write-then-rename: a crash never leaves a half file under the final name.
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        pending = getattr(self._batch, "paths", None)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if pending is None:
+                os.fsync(handle.fileno())
+        os.replace(tmp, target)
+        if pending is not None:
+            pending.append(target)
 
     def get(self, session: Session, sha: str) -> bytes:
         """The bytes of an image; raises NotFound when the store lost them."""

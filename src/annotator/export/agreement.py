@@ -1,18 +1,17 @@
 """The project's agreement report as release files, when the app has the report built in.
 
-The statistics, tables and HTML belong to :mod:`annotator.agreement`; this module asks for
-them and keeps the release's promises. The report is computed on the same basis the
-curator sees, with two changes made before the computation, not after: annotators are keyed
-by their release pseudonym (so "Annotator 1..n" are numbered the same way on every database
-back end and in every release) and submission times are left out (a public release states
-no calendar weeks of anyone's work). Names never ship.
+The statistics, tables and HTML belong to :mod:`annotator.agreement`; the agreement service
+computes them and this module keeps the release's promises. The report is computed on the
+same basis the curator sees, with two changes made before the computation, not after:
+annotators are keyed by their release pseudonym (so "Annotator 1..n" are numbered the same
+way on every database back end and in every release) and submission times are left out (a
+public release states no calendar weeks of anyone's work). Names never ship.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,13 +28,6 @@ class AgreementPart:
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     note: str = ""
-
-
-def _optional(module: str, name: str) -> Any:
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
 
 
 def release_basis(basis: Any, seed: str, released: Collection[str] | None = None) -> Any:
@@ -70,24 +62,27 @@ def _kappa_words(report: dict[str, Any]) -> str:
     return str(options.get("kappa_definition") or "")
 
 
-def release_agreement(report: dict[str, Any] | None) -> AgreementPart:
+def release_agreement(
+    report: dict[str, Any] | None,
+    *,
+    html: str | None = None,
+    header: Sequence[str] = (),
+    rows: Sequence[Sequence[str]] = (),
+) -> AgreementPart:
     """The release's part of the agreement ``report``, or an empty part whose ``note`` says why.
 
-    The report is computed by the agreement service on the released cases' basis as
-    :func:`release_basis` shapes it; the caller checks that the actor is a curator.
+    The agreement service computes the report on the released cases' basis as
+    :func:`release_basis` shapes it, and renders its HTML and Table 8 rows (``header``,
+    ``rows``); the caller checks that the actor is a curator.
     """
     if report is None:
         return AgreementPart(note="The agreement report is not available in this version of"
                                   " the app; this release does not include it.")
     part = AgreementPart(json=dump_json(report))
-    render = _optional("annotator.agreement.html_report", "render_html")
-    if render is not None:
-        part.html = str(render(report)).encode("utf-8")
-    header = _optional("annotator.agreement.tables", "TABLE8_HEADER")
-    rows = _optional("annotator.agreement.tables", "table8_rows")
-    if header is not None and rows is not None:
-        part.header = [str(h) for h in header[:7]]
-        part.rows = [[str(c) for c in row[:7]] for row in rows(report)]
+    if html is not None:
+        part.html = html.encode("utf-8")
+    part.header = [str(h) for h in header[:7]]
+    part.rows = [[str(c) for c in row[:7]] for row in rows]
     part.note = (
         "Agreement on the released cases' labels as submitted, before adjudication"
         " (agreement/agreement.json"

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.agreement.html_report import render_html
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
     AnnotatorProgress,
@@ -23,8 +24,9 @@ from annotator.agreement.project_data import (
     build_basis,
 )
 from annotator.agreement.report import build_report
+from annotator.agreement.tables import TABLE8_HEADER, table8_rows
 from annotator.domain.states import AnnotationState, Role
-from annotator.export.agreement import release_basis
+from annotator.export.agreement import AgreementPart, release_agreement, release_basis
 from annotator.services import agreement_cache
 from annotator.services.users import require_role
 from annotator.store.project import Project
@@ -105,6 +107,13 @@ def release_report(project: Project, released: Collection[str]) -> dict[str, Any
         basis = load_basis(session)
     report = build_report(release_basis(basis, seed, keep))
     return agreement_cache.store(project, "release", key, report)
+
+
+def release_agreement_part(project: Project, released: Collection[str]) -> AgreementPart:
+    """What a release carries of the agreement report: JSON, HTML and the Table 8 rows."""
+    report = release_report(project, released)
+    return release_agreement(report, html=render_html(report), header=TABLE8_HEADER,
+                             rows=table8_rows(report))
 
 
 def input_rows(session: Session) -> list[Any]:

@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from annotator.domain.states import Role
-from annotator.export.agreement import release_agreement
 from annotator.export.checks import release_warnings
 from annotator.export.errors import ExportError
 from annotator.export.release_input import HeldBack, ReleaseInput
@@ -23,7 +22,7 @@ from annotator.export.settings import (
     check_version,
 )
 from annotator.export.writer import ExportOptions, ExportResult, Progress, write_release
-from annotator.services.agreement import release_report
+from annotator.services.agreement import release_agreement_part
 from annotator.services.release import collect_release
 from annotator.services.users import require_role
 from annotator.store.history import record
@@ -128,7 +127,7 @@ def export_release(
     data = collect_release(project, include_comments=include_comments)
     if not data.cases:
         raise ExportError("no case is green-lit: there is nothing to release")
-    agreement = release_agreement(release_report(project, [c.case_id for c in data.cases]))
+    agreement = release_agreement_part(project, [c.case_id for c in data.cases])
     result = write_release(data, out, settings, options, agreement, progress)
     with project.tx() as session:
         record(session, actor, "release_exported",

@@ -100,6 +100,33 @@ def test_truncated_package_is_refused_whole(
     _refused(curator, cut, "truncated or damaged")
 
 
+def _central_entries(data: bytes) -> list[int]:
+    """Offsets of the archive's central-directory records."""
+    found, at = [], data.find(b"PK\x01\x02")
+    while at != -1:
+        found.append(at)
+        at = data.find(b"PK\x01\x02", at + 4)
+    return found
+
+
+@sqlite_only
+@pytest.mark.parametrize("damage", ["unknown zip version", "member name not UTF-8"])
+def test_a_zip_record_python_cannot_read_is_a_refusal(
+    curator: Project, package: PackageResult, tmp_path: Path, damage: str
+) -> None:
+    """zipfile answers these with NotImplementedError and UnicodeDecodeError, not BadZipFile."""
+    data = bytearray(package.path.read_bytes())
+    record = _central_entries(bytes(data))[0]
+    if damage == "unknown zip version":
+        data[record + 6] = 64  # "version needed to extract": 6.4, beyond zipfile's 6.3
+    else:
+        data[record + 9] |= 0x08  # general purpose flag bit 11: the name is UTF-8
+        data[record + 46] = 0xFF  # the name's first byte: never valid UTF-8
+    broken = tmp_path / "broken.annotator-package"
+    broken.write_bytes(bytes(data))
+    _refused(curator, broken, "truncated or damaged")
+
+
 @sqlite_only
 def test_changed_content_fails_the_checksum(
     curator: Project, package: PackageResult, tmp_path: Path

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
 import tempfile
 import zipfile
 import zlib
@@ -37,7 +38,11 @@ MAX_TOTAL_BYTES = 8 * 2**30
 _CHUNK = 2**20
 M = TypeVar("M", bound=BaseModel)
 # What reading a damaged member can raise (CRC, inflate, encryption, unknown compression).
-_READ_ERRORS = (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError)
+# What zipfile raises on a damaged archive: NotImplementedError for a version or compression
+# method it does not know, UnicodeDecodeError (a ValueError) for a bad member name,
+# struct.error for a cut record.
+_READ_ERRORS = (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError,
+                NotImplementedError, struct.error)
 
 
 def canonical_json(data: Any) -> bytes:
@@ -125,7 +130,7 @@ def read_container(path: Path, kind: str) -> Container:
         archive = zipfile.ZipFile(path)
     except FileNotFoundError:
         raise SyncFileError(path, "no such file") from None
-    except (zipfile.BadZipFile, OSError) as exc:
+    except _READ_ERRORS as exc:
         raise SyncFileError(
             path, f"not readable as {KIND_WORDS[kind]} (truncated or damaged: {exc})"
         ) from None

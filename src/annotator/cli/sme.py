@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,28 +78,25 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return EXIT_FAILED if result.errors else 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
+def _import_all_or_nothing(args: argparse.Namespace, run: Callable[..., Any], what: str) -> int:
+    """Run an all-or-nothing import and print its report, or every problem and exit 1."""
     project = project_of(args)
     try:
-        report = import_benchmarks(project, actor_of(project, args), args.paths)
+        report = run(project, actor_of(project, args), args.paths)
     except ImportRejected as exc:
         print("\n".join(exc.lines))
-        print(f"nothing imported: {len(exc.lines)} error(s)")
+        print(f"nothing imported: {len(exc.lines)} {what}(s)")
         return EXIT_FAILED
     print("\n".join(report.lines()))
     return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    return _import_all_or_nothing(args, import_benchmarks, "error")
 
 
 def cmd_items(args: argparse.Namespace) -> int:
-    project = project_of(args)
-    try:
-        report = import_items(project, actor_of(project, args), args.paths)
-    except ImportRejected as exc:
-        print("\n".join(exc.lines))
-        print(f"nothing imported: {len(exc.lines)} problem(s)")
-        return EXIT_FAILED
-    print("\n".join(report.lines()))
-    return 0
+    return _import_all_or_nothing(args, import_items, "problem")
 
 
 def cmd_assign(args: argparse.Namespace) -> int:

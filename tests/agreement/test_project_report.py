@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from annotator.agreement.charts import family_chart, overview_chart, timeline_chart
+from annotator.agreement.families import families, family_ratings
 from annotator.agreement.html_report import render_html, write_html
+from annotator.agreement.latent_class import dawid_skene
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
     CaseBasis,
@@ -199,3 +201,19 @@ def test_chart_shows_na_and_negative_values(report: dict[str, Any]) -> None:
                                "gwet_ac1": {"value": None, "ci95": None}}
     texts = [t.text for t in _parse(family_chart(section)).iter(f"{SVG}text")]
     assert "-0.35" in texts and "n/a" in texts and "-0.6" in texts  # axis reaches -0.6
+
+
+def test_latent_class_view_is_dawid_skene_on_the_family_matrix(report: dict[str, Any]) -> None:
+    basis = _basis()
+    importance = next(f for f in families() if f.id == "importance")
+    ratings = family_ratings(importance, basis.cases, basis.annotator_keys)
+    expected = dawid_skene(ratings.matrix, len(importance.labels))
+    assert expected is not None
+    latent = family(report, "importance")["latent_class"]
+    assert latent["n_units"] == ratings.n_units
+    assert [r["accuracy"] for r in latent["raters"]] == pytest.approx(
+        expected.rater_accuracy().tolist(), abs=1e-12)
+    assert latent["n_contested"] == int(expected.contested(0.8).sum())
+    # Exam pairs are mirrored (counted both ways): no latent-class estimate for them.
+    assert family(report, "order")["latent_class"] is None
+    assert "Latent-class consensus (Dawid-Skene)" in render_html(report)

@@ -72,7 +72,21 @@ def _family(section: Mapping[str, Any], names: list[str]) -> str:
         rows = [[c["case_id"], c["disagreeing_pairs"], c["rating_pairs"], ", ".join(c["items"])]
                 for c in section["top_cases"]]
         parts.append(_table(["Case", "Disagreeing pairs", "Rating pairs", "Items"], rows))
+    parts.append(_latent_class(section.get("latent_class")))
     return "".join(parts)
+
+
+def _latent_class(latent: Mapping[str, Any] | None) -> str:
+    """Dawid-Skene's second opinion: each rater's estimated accuracy, contested units."""
+    if latent is None:
+        return ""
+    if "raters" not in latent:
+        return f"<p>Latent-class consensus: {escape(latent['note'])}.</p>"
+    rows = [[r["rater"], r["n_ratings"], fmt_pct(r["accuracy"])] for r in latent["raters"]]
+    text = (f"<p>Latent-class consensus (Dawid-Skene): {latent['n_contested']} of "
+            f"{latent['n_units']} units contested (no label reaches "
+            f"{latent['contested_below']:.0%} posterior).</p>")
+    return text + _table(["Rater", "Ratings", "Estimated accuracy"], rows)
 
 
 def _annotators(report: Mapping[str, Any]) -> str:

@@ -20,6 +20,7 @@ import numpy as np
 from annotator.agreement.bootstrap import NOMINAL_CASES
 from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import family_stats
+from annotator.agreement.latent_report import latent_class_section
 from annotator.agreement.monitoring import annotator_sections, case_weeks, timeline
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import ProjectBasis
@@ -171,6 +172,7 @@ def build_report(
     for family, r in zip(chosen, ratings, strict=True):
         section = family_stats(r, basis.cases, names, states, weeks, options)
         section["counts_for_cases"] = family.counts_for_cases
+        section["latent_class"] = latent_class_section(r, names)
         sections.append(section)
     report = {
         "schema": SCHEMA,

@@ -15,7 +15,11 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_gui)
     p.add_argument("--page", choices=PAGES)
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")
-    p.add_argument("--size", default="1600x1000", metavar="WxH")
+    p.add_argument(
+        "--size",
+        metavar="WxH",
+        help="window size (default: the last session's; screenshots 1600x1000)",
+    )
     p.add_argument("--case", metavar="ID")
     p.add_argument("--open-bundle", metavar="FILE", help="open a work bundle (with --into DIR)")
     p.add_argument("--into", metavar="DIR", help="the new folder for the bundle's project")

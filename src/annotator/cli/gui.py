@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
+
+from annotator.cli._shared import EXIT_ERROR
+from annotator.displaycheck import display_problem
 
 PAGES = ["annotate", "sme", "review", "agreement", "judge", "export"]
 
@@ -33,6 +37,10 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    problem = None if args.screenshot else display_problem()
+    if problem is not None:  # say what to do, before Qt can abort naming the wrong library
+        print(problem, file=sys.stderr)
+        return EXIT_ERROR
     # Imported here, not for a cycle (the gui never imports the cli) but so that every other
     # command runs without loading Qt (tests/test_layers.py imports the cli with Qt absent).
     from annotator.gui.app import run_gui

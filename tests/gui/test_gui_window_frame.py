@@ -121,3 +121,23 @@ def test_the_page_bar_never_clips(qtbot, make_window, size) -> None:  # type: ig
         window.show_page(page_id)
         QApplication.processEvents()
         _page_bar_in_full(window)
+
+
+def test_screenshots_neither_restore_nor_save_the_window(  # type: ignore[no-untyped-def]
+    qtbot, make_window, project_dir, tmp_path
+) -> None:
+    from PySide6.QtCore import QSettings
+
+    first = make_window()
+    first.show_page("export")
+    first.resize(first.width(), 600)
+    first.close()
+    saved = QSettings().value("window/geometry")
+    shot = _open(qtbot, _gui_args(project_dir, screenshot=str(tmp_path / "s.png")))
+    assert shot.page_ids[shot.tabs.currentIndex()] == "annotate"  # the same on every machine
+    assert shot.size() == QSize(1600, 1000)
+    shot.show_page("agreement")
+    shot.close()
+    assert QSettings().value("window/page") == "export"
+    assert QSettings().value("window/geometry") == saved
+    shot.context.project.close()

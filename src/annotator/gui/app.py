@@ -152,7 +152,8 @@ def open_window(args: argparse.Namespace) -> Any:
     user = _identity(project, requested, bool(args.screenshot)) if project else requested
     if project is not None and user:
         _log_in(project, user, args)
-    window = MainWindow(GuiContext(project, user, case_id=args.case))
+    window = MainWindow(GuiContext(project, user, case_id=args.case),
+                        remember=not args.screenshot)
     if size is not None:
         window.resize(*size)
     if args.page:

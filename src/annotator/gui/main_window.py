@@ -80,8 +80,11 @@ def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, context: GuiContext) -> None:
+    def __init__(self, context: GuiContext, remember: bool = True) -> None:
+        """``remember``: restore and save the window's size and page (not for screenshots,
+        which must look the same on every machine and leave the user's settings alone)."""
         super().__init__()
+        self.remember = remember
         if context.actions is None:
             context.actions = ActionRegistry(self)
         self.context = context
@@ -145,8 +148,9 @@ class MainWindow(QMainWindow):
         for spec in WINDOW_ACTIONS:
             self.registry.register(spec, handlers[spec.id], self)
         self.tabs.currentChanged.connect(self._page_changed)
-        self._restore_geometry()
-        self._restore_page()
+        if remember:
+            self._restore_geometry()
+            self._restore_page()
         self.roundtrip.project_changed()
         if context.project is not None and not context.user and self._has_users():
             self.ask_identity()
@@ -261,7 +265,8 @@ class MainWindow(QMainWindow):
         self.tabs.updateGeometry()
         if 0 <= index < len(self.page_ids):
             self.stack.setCurrentWidget(self.page(self.page_ids[index]))
-            QSettings().setValue("window/page", self.page_ids[index])
+            if self.remember:
+                QSettings().setValue("window/page", self.page_ids[index])
 
     def _step_page(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
@@ -322,5 +327,6 @@ class MainWindow(QMainWindow):
             if callable(shutdown):
                 shutdown()
         self.roundtrip.close()
-        QSettings().setValue("window/geometry", self.saveGeometry())
+        if self.remember:
+            QSettings().setValue("window/geometry", self.saveGeometry())
         super().closeEvent(event)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
@@ -59,7 +60,8 @@ NEEDS_PROJECT = "This command needs --project PATH_OR_URL, given before the comm
 def _say_it_needs_a_project(name: str, parser: argparse.ArgumentParser) -> None:
     """Show ``--project`` in the command's usage line and description (and its subcommands')."""
     parser.prog = f"annotator --project PATH_OR_URL {name}"
-    parser.description = f"{parser.description or ''}\n\n{NEEDS_PROJECT}".strip()
+    said = (parser.description or "").rstrip(".")
+    parser.description = f"{said}. {NEEDS_PROJECT}" if said else NEEDS_PROJECT
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub_name, sub_parser in action.choices.items():
@@ -70,8 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="annotator",
         description="Annotate, adjudicate and release medical AI benchmark cases.",
-        epilog=f"Commands other than {', '.join(sorted(PROJECT_FREE))} need --project "
-        "PATH_OR_URL before the command, e.g. annotator --project ~/p status.",
+        epilog=textwrap.fill(
+            f"Commands other than {', '.join(sorted(PROJECT_FREE))} need --project "
+            "PATH_OR_URL before the command, e.g. annotator --project ~/p status.",
+            width=78,
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"annotator {__version__}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the wheel, install it into a clean venv outside the source tree, and run the app
-# from there: the demo project, status, and an offscreen screenshot. This catches files the
+# from there: the demo project, gui without a display, an import's report, status, and an
+# offscreen screenshot. This catches files the
 # wheel leaves out (package data), which an editable install in the checkout hides.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,8 +34,37 @@ import annotator
 where = Path(annotator.__file__).resolve()
 assert not where.is_relative_to(Path(sys.argv[1]).resolve()), f"imported from the checkout: {where}"
 PY
-"$BIN/annotator" --project "$WORK/demo" demo
-"$BIN/annotator" --project "$WORK/demo" status --json > "$WORK/status.json"
+# The first hour, from an empty folder: `demo` without --project builds in the user's data
+# folder (a home of its own here) and says where; `gui` without a display is one clear
+# message and a non-zero exit, not a Qt abort; importing the demo's drafts prints at most a
+# line per case and the closing summary.
+export HOME="$WORK/home" XDG_DATA_HOME="$WORK/home/.local/share"
+mkdir -p "$HOME" "$WORK/empty"
+(cd "$WORK/empty" && "$BIN/annotator" demo) > "$WORK/demo.out"
+DEMO="$XDG_DATA_HOME/annotator/demo"
+grep -qF "annotator --project $DEMO gui" "$WORK/demo.out" || { cat "$WORK/demo.out"; exit 1; }
+[ -f "$DEMO/project.sqlite" ] || { echo "demo: no project in $DEMO" >&2; exit 1; }
+set +e
+(cd "$WORK/empty" && env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM \
+  "$BIN/annotator" --project "$DEMO" gui) > "$WORK/gui.out" 2> "$WORK/gui.err"
+code=$?
+set -e
+if [ "$code" = 0 ] || [ "$code" -ge 128 ] || ! grep -q "^annotator: no display" "$WORK/gui.err" \
+   || [ -s "$WORK/gui.out" ] || grep -q "qt.qpa" "$WORK/gui.err"; then
+  echo "gui without a display: exit $code" >&2; cat "$WORK/gui.out" "$WORK/gui.err" >&2; exit 1
+fi
+echo "gui without a display: exit $code, $(head -1 "$WORK/gui.err")"
+DRAFTS=$("$BIN/python" -c 'from annotator.resources import demo_cases_dir; print(demo_cases_dir())')
+"$BIN/annotator" --project "$WORK/drafts" users add Kim --role curator > /dev/null
+"$BIN/annotator" --project "$WORK/drafts" import "$DRAFTS" > "$WORK/import.out"
+cases=$(ls "$DRAFTS"/*.json | wc -l)
+lines=$(wc -l < "$WORK/import.out")
+if [ "$lines" -gt $((cases + 1)) ]; then
+  echo "import printed $lines lines for $cases cases" >&2; cat "$WORK/import.out" >&2; exit 1
+fi
+echo "import: $lines lines for $cases cases: $(tail -1 "$WORK/import.out")"
+
+"$BIN/annotator" --project "$DEMO" status --json > "$WORK/status.json"
 "$BIN/python" - "$WORK/status.json" <<'PY'
 import json
 import sys
@@ -43,7 +73,7 @@ status = json.load(open(sys.argv[1], encoding="utf-8"))
 assert status, "status --json printed nothing"
 print("status:", json.dumps(status, sort_keys=True))
 PY
-"$BIN/annotator" --project "$WORK/demo" gui --screenshot "$WORK/out.png" --size 1366x768
+"$BIN/annotator" --project "$DEMO" gui --screenshot "$WORK/out.png" --size 1366x768
 "$BIN/python" - "$WORK/out.png" <<'PY'
 import sys
 

@@ -11,10 +11,11 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+from annotator.userdirs import user_data_dir
+
 
 def logs_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "annotator" / "logs"
+    return user_data_dir() / "logs"
 
 
 def write_error_log(text: str) -> Path:

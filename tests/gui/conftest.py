@@ -89,6 +89,19 @@ def gui_project(project_dir: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
+def own_settings(tmp_path_factory: pytest.TempPathFactory, qapp) -> None:  # type: ignore[no-untyped-def]
+    """Each test starts with no remembered window size or page (Qt caches the settings folder
+    on first use, so the per-test $XDG_CONFIG_HOME alone does not reach it)."""
+    from PySide6.QtCore import QSettings
+
+    qapp.setOrganizationName("annotator")  # the names `annotator gui` gives its settings
+    qapp.setApplicationName("annotator")
+    folder = str(tmp_path_factory.mktemp("settings"))
+    for form in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(form, QSettings.Scope.UserScope, folder)
+
+
+@pytest.fixture(autouse=True)
 def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail any test in which the app opens a modal dialog (it would hang a real user)."""
     from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox

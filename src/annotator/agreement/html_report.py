@@ -110,9 +110,30 @@ def _timeline(report: Mapping[str, Any]) -> str:
     return _table(["Week", "Cases", *(f["title"] for f in fams)], rows)
 
 
+def nothing_to_compare(basis: Mapping[str, Any]) -> str | None:
+    """The sentence a report with no contributing case shows instead of tables of n/a."""
+    if basis["cases_included"]:
+        return None
+    cases = basis["cases_total"]
+    return (
+        "Nothing to compare yet: agreement needs cases with at least two submitted "
+        f"annotations, and none of the project's {cases} case{'' if cases == 1 else 's'} has "
+        "them. Assign each case to two or more annotators; the report fills in as they submit."
+    )
+
+
 def render_html(report: Mapping[str, Any], title: str = "Agreement report") -> str:
     """The whole report as an HTML document."""
     basis = report["basis"]
+    empty = nothing_to_compare(basis)
+    if empty is not None:
+        return "\n".join([
+            f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
+            f"{escape(title)}</title><style>{STYLE}</style></head><body><h1>{escape(title)}</h1>",
+            f"<p class='empty'>{escape(empty)}</p>",
+            _exclusions(basis),
+            "</body></html>",
+        ])
     names = [a["label"] for a in report["annotators"]]
     t8 = table8_rows(report)
     top = [[c["case_id"], c["disagreeing_pairs"],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
@@ -34,7 +35,7 @@ from annotator.cli._shared import EXIT_ERROR, EXIT_FAILED
 from annotator.errors import AnnotatorError
 from annotator.logfiles import write_error_log
 
-__all__ = ["COMMAND_MODULES", "EXIT_ERROR", "EXIT_FAILED", "build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "EXIT_ERROR", "EXIT_FAILED", "PROJECT_FREE", "build_parser", "main"]
 
 # The command groups, in the order ``annotator --help`` lists them.
 COMMAND_MODULES: tuple[ModuleType, ...] = (
@@ -51,12 +52,32 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (
     sme,
     bench,
 )
+# The commands that run without --project; every other one needs it, and its help says so.
+PROJECT_FREE = frozenset({"demo", "stats", "validate", "gui", "sme-lint", "bench", "bench-project"})
+NEEDS_PROJECT = "This command needs --project PATH_OR_URL, given before the command."
+
+
+def _say_it_needs_a_project(name: str, parser: argparse.ArgumentParser) -> None:
+    """Show ``--project`` in the command's usage line and description (and its subcommands')."""
+    parser.prog = f"annotator --project PATH_OR_URL {name}"
+    said = (parser.description or "").rstrip(".")
+    parser.description = f"{said}. {NEEDS_PROJECT}" if said else NEEDS_PROJECT
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub_parser in action.choices.items():
+                _say_it_needs_a_project(f"{name} {sub_name}", sub_parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="annotator",
         description="Annotate, adjudicate and release medical AI benchmark cases.",
+        epilog=textwrap.fill(
+            f"Commands other than {', '.join(sorted(PROJECT_FREE))} need --project "
+            "PATH_OR_URL before the command, e.g. annotator --project ~/p status.",
+            width=78,
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"annotator {__version__}")
     parser.add_argument(
@@ -78,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.register(sub)
+    for name, command in sub.choices.items():
+        if name not in PROJECT_FREE:
+            _say_it_needs_a_project(name, command)
     return parser
 
 

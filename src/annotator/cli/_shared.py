@@ -25,7 +25,10 @@ def print_json(data: Any) -> None:
 def project_of(args: argparse.Namespace) -> Project:
     """The project named by ``--project`` (created on first use)."""
     if not args.project:
-        raise AnnotatorError("this command needs --project PATH_OR_URL")
+        raise AnnotatorError(
+            f"{args.command} needs --project PATH_OR_URL, given before the command: "
+            f"annotator --project ~/p {args.command} ..."
+        )
     return open_project(args.project)
 
 

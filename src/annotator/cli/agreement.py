@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.agreement.html_report import write_html
+from annotator.agreement.html_report import nothing_to_compare, write_html
 from annotator.agreement.kappa_choice import POOLINGS, WEIGHT_WORDS, KappaChoice
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.tables import table7_rows, table8_rows, write_csv
@@ -28,6 +28,10 @@ def register(subparsers: Any) -> None:
 
 
 def _print_tables(report: dict[str, Any]) -> None:
+    empty = nothing_to_compare(report["basis"])
+    if empty is not None:
+        print(empty)
+        return
     print(report["basis"]["statement"])
     print()
     for metric, value in table7_rows(report):

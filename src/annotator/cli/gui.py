@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
+
+from annotator.cli._shared import EXIT_ERROR
+from annotator.displaycheck import display_problem
 
 PAGES = ["annotate", "sme", "review", "agreement", "judge", "export"]
 
@@ -15,7 +19,11 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_gui)
     p.add_argument("--page", choices=PAGES)
     p.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to a PNG and exit")
-    p.add_argument("--size", default="1600x1000", metavar="WxH")
+    p.add_argument(
+        "--size",
+        metavar="WxH",
+        help="window size (default: the last session's; screenshots 1600x1000)",
+    )
     p.add_argument("--case", metavar="ID")
     p.add_argument("--open-bundle", metavar="FILE", help="open a work bundle (with --into DIR)")
     p.add_argument("--into", metavar="DIR", help="the new folder for the bundle's project")
@@ -29,6 +37,10 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    problem = None if args.screenshot else display_problem()
+    if problem is not None:  # say what to do, before Qt can abort naming the wrong library
+        print(problem, file=sys.stderr)
+        return EXIT_ERROR
     # Imported here, not for a cycle (the gui never imports the cli) but so that every other
     # command runs without loading Qt (tests/test_layers.py imports the cli with Qt absent).
     from annotator.gui.app import run_gui

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
-from annotator.services.imports import ImportReport, import_cases
-
-_STATUSES = ("added", "updated", "new_version", "unchanged", "refused", "rejected")
+from annotator.services.import_summary import report_lines
+from annotator.services.imports import import_cases
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +27,12 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="do not de-identify DICOM/strip image metadata (not for laptops)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also list each case's problems and what de-identification did to each tag",
+    )
+    p.add_argument("--json", action="store_true", help="every detail, as JSON")
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -43,27 +47,5 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json([o.__dict__ for o in report.outcomes])
     else:
-        _print_report(report)
+        print("\n".join(report_lines(report, verbose=args.verbose)))
     return EXIT_FAILED if report.failed else 0
-
-
-def _print_report(report: ImportReport) -> None:
-    for o in report.outcomes:
-        where = f" [{o.field}]" if o.field else ""
-        line = f"{o.status:<11} {o.case_id or '-'}  {o.file}{where}"
-        print(line + (f": {o.reason}" if o.reason else ""))
-        for text in o.needs_fix:
-            print(f"    needs fix: {text}")
-        for text in o.warnings:
-            print(f"    warning:   {text}")
-        for text in o.removed:
-            print(f"    removed:   {text}")
-        for key, original in o.normalised.items():
-            print(f"    normalised {key} (was {original!r})")
-    counts = {s: report.count(s) for s in _STATUSES}
-    print(
-        ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)
-        or "nothing to import"
-    )
-    if report.changed_nothing and not report.failed and report.outcomes:
-        print("nothing changed: every case was already imported")

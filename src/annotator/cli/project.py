@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
-from annotator.services.demo import build_demo
+from annotator.services.demo import build_demo, default_demo_folder
 from annotator.services.repair import repair_case_states
 from annotator.services.status import project_status
-from annotator.store.project import backup_to
+from annotator.store.project import DB_NAME, backup_to
 
 
 def register(subparsers: Any) -> None:
@@ -31,11 +31,22 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_repair)
 
 
-DEMO_HELP = "build the bundled demo project and replay simulated work"
+DEMO_HELP = (
+    "build the bundled demo project and replay simulated work (in --project, else in the "
+    "user's data folder, e.g. ~/.local/share/annotator/demo)"
+)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    print(build_demo(args.project))
+    if args.project:
+        print(build_demo(args.project))
+        return 0
+    where = default_demo_folder()
+    if (where / DB_NAME).exists():
+        print(f"The demo project is already in {where}.")
+    else:
+        print(build_demo(str(where)))
+    print(f"Open it with: annotator --project {where} gui")
     return 0
 
 

@@ -117,11 +117,13 @@ def _open_bundle(bundle: str, into: str | None) -> tuple[Any, str]:
     return open_project(result.folder, create=False, backup=False), result.annotator
 
 
-def run_gui(args: argparse.Namespace) -> int:
-    """Open the main window on the project; with --screenshot, render to PNG and exit."""
-    if args.screenshot:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    width, height = parse_size(args.size)
+def open_window(args: argparse.Namespace) -> Any:
+    """The main window on the project, sized and on its page, not yet shown.
+
+    Its size is ``--size``, else (for a screenshot) 1600 x 1000, else the one remembered from
+    the last session, else most of the screen (the window decides the last two).
+    """
+    size = parse_size(args.size) if args.size or args.screenshot else None
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -150,10 +152,25 @@ def run_gui(args: argparse.Namespace) -> int:
     user = _identity(project, requested, bool(args.screenshot)) if project else requested
     if project is not None and user:
         _log_in(project, user, args)
-    window = MainWindow(GuiContext(project, user, case_id=args.case))
-    window.resize(width, height)
+    window = MainWindow(GuiContext(project, user, case_id=args.case),
+                        remember=not args.screenshot)
+    if size is not None:
+        window.resize(*size)
     if args.page:
         window.show_page(args.page)
+    return window
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    """Open the main window on the project; with --screenshot, render to PNG and exit."""
+    if args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    parse_size(args.size)  # a bad --size is refused before Qt starts
+    window = open_window(args)
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
     if args.screenshot:
         window.show()
         _wait_until_ready(window, SCREENSHOT_WAIT_SECONDS)

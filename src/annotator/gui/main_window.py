@@ -11,7 +11,7 @@ import importlib
 import traceback
 from typing import Any
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QRect, QSettings, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -45,7 +45,19 @@ WINDOW_ACTIONS = (
     ActionSpec("user.switch", "Switch user", "Ctrl+Shift+U", "Help"),
     ActionSpec("page.next", "Next page", "Ctrl+PgDown", "Navigation"),
     ActionSpec("page.previous", "Previous page", "Ctrl+PgUp", "Navigation"),
+    ActionSpec("app.quit", "Quit", "Ctrl+Q", "Window"),
 )
+FIRST_START_SIZE = (1600, 1000)  # shrunk to the screen's free area when that is smaller
+
+
+def first_start_geometry(free: QRect) -> QRect:
+    """1600 x 1000, or less on a smaller screen, centred in its free area (``free``)."""
+    frame = 40  # room for the window manager's title bar and borders
+    width = min(FIRST_START_SIZE[0], free.width() - frame)
+    height = min(FIRST_START_SIZE[1], free.height() - frame)
+    placed = QRect(0, 0, width, height)
+    placed.moveCenter(free.center())
+    return placed
 
 
 def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
@@ -68,8 +80,11 @@ def make_page(page_id: str, title: str, context: GuiContext) -> QWidget:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, context: GuiContext) -> None:
+    def __init__(self, context: GuiContext, remember: bool = True) -> None:
+        """``remember``: restore and save the window's size and page (not for screenshots,
+        which must look the same on every machine and leave the user's settings alone)."""
         super().__init__()
+        self.remember = remember
         if context.actions is None:
             context.actions = ActionRegistry(self)
         self.context = context
@@ -90,6 +105,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabBar()
         self.tabs.setDrawBase(False)
         self.tabs.setExpanding(False)
+        # Every page title in full, always: the window's minimum width makes room for the
+        # whole bar instead of hiding titles behind scroll buttons.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
         self.tabs.setStyleSheet(
             "QTabBar::tab { color: #dfe6ee; padding: 6px 14px; background: transparent; } "
             "QTabBar::tab:selected { color: white; border-bottom: 3px solid #5dade2; "
@@ -124,11 +143,14 @@ class MainWindow(QMainWindow):
             "user.switch": self.switch_user,
             "page.next": lambda: self._step_page(1),
             "page.previous": lambda: self._step_page(-1),
+            "app.quit": self.close,
         }
         for spec in WINDOW_ACTIONS:
             self.registry.register(spec, handlers[spec.id], self)
         self.tabs.currentChanged.connect(self._page_changed)
-        self._restore_geometry()
+        if remember:
+            self._restore_geometry()
+            self._restore_page()
         self.roundtrip.project_changed()
         if context.project is not None and not context.user and self._has_users():
             self.ask_identity()
@@ -239,8 +261,12 @@ class MainWindow(QMainWindow):
         self.built = {}
 
     def _page_changed(self, index: int) -> None:
+        # The selected title is bold, hence wider: let the layout give the bar its new width.
+        self.tabs.updateGeometry()
         if 0 <= index < len(self.page_ids):
             self.stack.setCurrentWidget(self.page(self.page_ids[index]))
+            if self.remember:
+                QSettings().setValue("window/page", self.page_ids[index])
 
     def _step_page(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
@@ -280,9 +306,20 @@ class MainWindow(QMainWindow):
         self.sheet.raise_()
 
     def _restore_geometry(self) -> None:
+        """The size and place of the last session; on a first start, most of the screen."""
         geometry: Any = QSettings().value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        if geometry is not None and self.restoreGeometry(geometry):
+            return
+        self.setGeometry(first_start_geometry(self.screen().availableGeometry()))
+
+    def _restore_page(self) -> None:
+        """Open on the page shown when the window last closed (``--page`` may still change it)."""
+        page_id = QSettings().value("window/page")
+        ids = [p for p, _ in PAGES]
+        if page_id in ids:
+            blocked = self.tabs.blockSignals(True)  # build the page once, in build_pages
+            self.tabs.setCurrentIndex(ids.index(str(page_id)))
+            self.tabs.blockSignals(blocked)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         for page in self.pages:
@@ -290,5 +327,6 @@ class MainWindow(QMainWindow):
             if callable(shutdown):
                 shutdown()
         self.roundtrip.close()
-        QSettings().setValue("window/geometry", self.saveGeometry())
+        if self.remember:
+            QSettings().setValue("window/geometry", self.saveGeometry())
         super().closeEvent(event)

@@ -35,6 +35,7 @@ from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.project import Project, is_url, open_project, project_is_empty
 from annotator.store.schema import Case, CaseRevision
+from annotator.userdirs import user_data_dir
 
 CURATOR = "Sam Curator"
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
@@ -58,6 +59,11 @@ class DemoPlan:
     disputed: list[str] = field(default_factory=list)
     green_lit: list[str] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)
+
+
+def default_demo_folder() -> Path:
+    """Where ``annotator demo`` builds without ``--project``: the user's data folder."""
+    return user_data_dir() / "demo"
 
 
 def build_demo(location: str) -> str:

@@ -8,12 +8,15 @@ weight-sum check.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, get_args
 
+from pydantic import BaseModel
 from pydantic import ValidationError as PydanticError
 
 from annotator.sme.criteria import flag_clause
@@ -64,6 +67,19 @@ def _numbered(text: str) -> bool:
     return {1, 2} <= marks
 
 
+def _did_you_mean(loc: tuple[int | str, ...]) -> str:
+    """"; did you mean threshold?" for a misspelt field: the closest field of its mapping."""
+    model: Any = Benchmark
+    for part in loc[:-1]:  # the nested model holding the unknown key, e.g. scoring_scale
+        known = model.model_fields.get(part) if isinstance(part, str) else None
+        kinds = (known.annotation, *get_args(known.annotation)) if known else ()
+        model = next((t for t in kinds if isinstance(t, type) and issubclass(t, BaseModel)), None)
+        if model is None:
+            return ""
+    close = difflib.get_close_matches(str(loc[-1]), list(model.model_fields), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def _shape(doc: Document, out: list[Problem]) -> Benchmark | None:
     """The pydantic model of one mapping, or None with every shape problem listed."""
     if not isinstance(doc.data, Mapping):
@@ -83,7 +99,8 @@ def _shape(doc: Document, out: list[Problem]) -> Benchmark | None:
                     )
                 )
             elif err["type"] == "extra_forbidden":
-                out.append(Problem(doc.file, doc.line_of(key), "E-UNKNOWN", f"unknown field {key}"))
+                message = f"unknown field {key}{_did_you_mean(err['loc'])}"
+                out.append(Problem(doc.file, doc.line_of(key), "E-UNKNOWN", message))
             else:
                 out.append(Problem(doc.file, doc.line_of(key), "E-TYPE", f"{key}: {err['msg']}"))
         return None
@@ -295,7 +312,7 @@ def lint(paths: list[Path], others: Iterable[Benchmark] = ()) -> LintResult:
         try:
             docs = read_documents(path)
         except YamlProblem as exc:
-            result.problems.append(Problem(exc.file, exc.line, "E-YAML", exc.reason))
+            result.problems.append(Problem(exc.file, exc.line, exc.code, exc.reason))
             continue
         for doc in docs:
             b = _shape(doc, result.problems)

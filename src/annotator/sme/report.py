@@ -14,6 +14,14 @@ from typing import Any
 
 from annotator.agreement.charts import _line, _svg, _text
 from annotator.sme.results import SmeResults
+from annotator.sme.results_view import (
+    COLUMNS,
+    FLAG_COLOUR,
+    RELIABILITY_CAPTION,
+    basis_rows,
+    reliability_rows,
+    table_rows,
+)
 
 BENCHMARK_COLUMNS = (
     "code", "label", "parent_rubric", "evaluator_type", "weight", "items", "unresolved",
@@ -109,33 +117,55 @@ def forest_svg(results: SmeResults, width: int = 640) -> str:
     return _svg(width, height, body)
 
 
-def html_page(results: SmeResults) -> str:
+PAGE_STYLE = (
+    "body{font-family:sans-serif;max-width:1280px;margin:0 auto;padding:0 12px;color:#222}"
+    "table{border-collapse:collapse;margin-bottom:1.2em;width:100%}"
+    "caption{text-align:left;font-weight:bold;padding:4px 0}"
+    "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}"
+    "th{background:#f2f2f2}td.num{text-align:right;white-space:nowrap}"
+    "tr.rubric td{background:#eee8f6;font-weight:bold}td.flag{color:" + FLAG_COLOUR + "}"
+    ".plots{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
+    ".plots>div{flex:1 1 560px;min-width:0}svg{max-width:100%;height:auto}"
+)
+FOREST_WIDTH = 560  # beside the reliability table within 1280 px, as in the app's tab
+
+
+def _results_table(results: SmeResults) -> str:
     e = html.escape
-    rows = csv_rows(results)
-    head = "".join(f"<th>{e(c)}</th>" for c in BENCHMARK_COLUMNS)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{e(_fmt(row[c]))}</td>" for c in BENCHMARK_COLUMNS) + "</tr>"
-        for row in rows
-    )
-    rel = "".join(
-        f"<tr><td>{e(r.code)}</td><td>{e(json.dumps(r.kappa))}</td><td>{e(json.dumps(r.alpha))}"
-        f"</td><td>{_fmt(r.icc)}</td><td>{_fmt(r.cronbach)}</td>"
-        f"<td>{e(json.dumps(r.automated) if r.automated else '–')}</td>"
-        f"<td>{e(json.dumps(r.ci))}</td><td>{e('; '.join(r.flags))}</td></tr>"
-        for r in results.reliability
-    )
-    basis = e(json.dumps(results.basis))
+    head = "".join(f"<th>{e(c)}</th>" for c in COLUMNS)
+    body = ""
+    for rubric, cells, flagged in table_rows(results):
+        tds = [f"<td>{e(cells[0].strip())}</td>"]
+        tds += [f"<td class='num'>{e(c)}</td>" for c in cells[1:-1]]
+        tds.append(f"<td{' class=flag' if flagged else ''}>{e(cells[-1])}</td>")
+        body += f"<tr{' class=rubric' if rubric else ''}>{''.join(tds)}</tr>"
     return (
-        "<!doctype html><meta charset='utf-8'><title>SME review results</title>"
-        "<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;padding:3px 6px}"
-        "table{border-collapse:collapse;margin-bottom:1em}</style>"
-        "<h1>SME review results</h1>"
-        f"{forest_svg(results)}"
-        f"<h2>Benchmarks and rubrics</h2><table><tr>{head}</tr>{body}</table>"
-        "<h2>Reliability</h2><table><tr><th>benchmark</th><th>kappa</th><th>alpha</th>"
-        "<th>ICC(1,1)</th><th>Cronbach α</th><th>SME vs automated</th><th>95% CIs</th>"
-        "<th>flags</th></tr>"
-        f"{rel}</table><p>Basis: {basis}</p>"
+        "<table><caption>Rubrics (weighted score) and their benchmarks: pass rate and mean "
+        f"normalised score with 95% bootstrap CIs</caption><tr>{head}</tr>{body}</table>"
+    )
+
+
+def html_page(results: SmeResults) -> str:
+    """The results as the app's results tab shows them, as one self-contained page."""
+    e = html.escape
+    basis = "".join(
+        f"<tr><th align='left'>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in basis_rows(results)
+    )
+    summary = (
+        f"{len(results.benchmarks)} benchmark(s), {len(results.rubrics)} rubric(s); "
+        f"{results.basis['n_resamples']:,} bootstrap resamples, seed {results.basis['seed']}."
+    )
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>SME review results</title><style>{PAGE_STYLE}</style></head><body>"
+        f"<h1>SME review results</h1><p>{e(summary)}</p>"
+        f"{_results_table(results)}"
+        f"<div class='plots'><div>{forest_svg(results, width=FOREST_WIDTH)}</div>"
+        f"<div><table><caption>{RELIABILITY_CAPTION}</caption>"
+        f"{reliability_rows(results)}</table></div></div>"
+        f"<table><caption>How these figures were computed</caption>{basis}</table>"
+        "</body></html>"
     )
 
 

@@ -39,9 +39,11 @@ class Document:
 
 
 class YamlProblem(ValueError):
-    def __init__(self, file: str, line: int, reason: str) -> None:
+    """A file that gives no benchmarks: ``E-READ`` if its text cannot be read, else ``E-YAML``."""
+
+    def __init__(self, file: str, line: int, reason: str, code: str = "E-YAML") -> None:
         super().__init__(f"{file}:{line}: {reason}")
-        self.file, self.line, self.reason = file, line, reason
+        self.file, self.line, self.reason, self.code = file, line, reason, code
 
 
 def expand(paths: list[Path]) -> list[Path]:
@@ -82,12 +84,12 @@ def read_documents(path: Path) -> list[Document]:
     name = str(path)
     try:
         if path.stat().st_size > MAX_BYTES:
-            raise YamlProblem(name, 1, f"larger than {MAX_BYTES} bytes")
+            raise YamlProblem(name, 1, f"larger than {MAX_BYTES} bytes", "E-READ")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise YamlProblem(name, 1, f"cannot read: {exc.strerror or exc}") from None
+        raise YamlProblem(name, 1, f"cannot read: {exc.strerror or exc}", "E-READ") from None
     except UnicodeDecodeError:
-        raise YamlProblem(name, 1, "not UTF-8 text") from None
+        raise YamlProblem(name, 1, "not UTF-8 text", "E-READ") from None
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         if root is not None and _expanded_size(root, MAX_NODES) > MAX_NODES:

@@ -2,12 +2,12 @@
 with its CI) followed by its benchmarks (pass rate, mean normalised score, CIs, threshold,
 reliability), and the forest plot the core draws (``sme.report.forest_svg``).
 
+The rows and the reliability table are ``sme.results_view``'s, shared with the HTML report.
 The bootstrap runs off the GUI thread (``workers.run_in_background``).
 """
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import shiboken6
@@ -30,103 +30,15 @@ from PySide6.QtWidgets import (
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
 from annotator.services import sme_results
+from annotator.sme import results_view
 from annotator.sme.report import forest_svg
 
-COLUMNS = [
-    "rubric / benchmark", "weight", "items", "applicable", "pass rate [95% CI]",
-    "score [95% CI]", "threshold", "met", "ICC", "κ pass/flag", "reliability flags",
-]  # fmt: skip
 RUBRIC_BACKGROUND = QColor("#eee8f6")
-FLAG_COLOUR = QColor("#c0392b")
+FLAG_COLOUR = QColor(results_view.FLAG_COLOUR)
 FOREST_WIDTH = 540  # leaves the reliability table room beside it at 1280 px
-
-
-def _num(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
-def _ci(value: float | None, ci: tuple[float, float] | None) -> str:
-    if value is None:
-        return "–"
-    return _num(value) + ("" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]")
-
-
-def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], bool]]:
-    """(is_rubric, cells, flagged) rows: each rubric, then its benchmarks."""
-    checks = {r.code: r for r in results.reliability}
-    out: list[tuple[bool, list[str], bool]] = []
-    for rubric in results.rubrics:
-        out.append(
-            (True, [f"{rubric.code} (weighted)", f"{rubric.weight_scored:g}", "", "", "",
-                    _ci(rubric.score, rubric.score_ci), "", "", "", "", ""], False)
-        )  # fmt: skip
-        for b in (b for b in results.benchmarks if b.parent_rubric == rubric.code):
-            rel = checks.get(b.code)
-            met = "–" if b.threshold_met is None else ("yes" if b.threshold_met else "no")
-            kappa = None if rel is None else rel.kappa.get("outcome")
-            flags = "; ".join(rel.flags) if rel else ""
-            out.append(
-                (False, [f"  {b.code} · {b.label}", f"{b.weight:g}",
-                         f"{b.items} (+{b.unresolved} open)" if b.unresolved else str(b.items),
-                         str(b.applicable), _ci(b.pass_rate, b.pass_rate_ci),
-                         _ci(b.score, b.score_ci), _num(b.threshold), met,
-                         _num(rel.icc if rel else None), _num(kappa), flags], bool(flags))
-            )  # fmt: skip
-    return out
-
-
-def _cell(value: float | None, ci: dict[str, Any], family: str, stat: str) -> str:
-    """A right-aligned figure with its 95% CI (when the core gives one) below it."""
-    interval = (ci.get(family) or {}).get(stat)
-    below = (
-        ""
-        if value is None or interval is None
-        else f"<br><small>[{interval[0]:.2f}, {interval[1]:.2f}]</small>"
-    )
-    return f"<td align='right'>{_num(value)}{below}</td>"
-
-
-def reliability_html(results: sme_results.SmeResults) -> str:
-    """Per benchmark: kappa and alpha on applicability and pass/flag, ICC and interval alpha
-    on scores, Cronbach's alpha, and SME vs automated agreement (hybrid); flags in red."""
-    head = (
-        "<tr><th align='left'>code</th><th>κ appl.</th><th>α appl.</th><th>κ pass/flag</th>"
-        "<th>α pass/flag</th><th>ICC</th><th>α score</th><th>Cronbach</th>"
-        "<th>vs auto κ / qwk</th></tr>"
-    )
-    rows = ""
-    for r in results.reliability:
-        auto = r.automated or {}
-        versus = (
-            f"{_num(auto.get('outcome_kappa'))} / {_num(auto.get('score_weighted_kappa'))}"
-            if r.automated
-            else "–"
-        )
-        ci = r.ci or {}
-        cells = (
-            _cell(r.kappa.get("applicability"), ci, "applicability", "kappa"),
-            _cell(r.alpha.get("applicability"), ci, "applicability", "alpha"),
-            _cell(r.kappa.get("outcome"), ci, "outcome", "kappa"),
-            _cell(r.alpha.get("outcome"), ci, "outcome", "alpha"),
-            _cell(r.icc, ci, "score", "icc"),
-            _cell(r.alpha.get("score"), ci, "score", "alpha"),
-            _cell(r.cronbach, ci, "", ""),
-        )
-        rows += (
-            f"<tr><td>{html.escape(r.code)}</td>"
-            + "".join(cells)
-            + f"<td align='right'>{versus}</td></tr>"
-        )
-        if r.flags:
-            rows += (
-                f"<tr><td></td><td colspan='8' style='color:#c0392b'>"
-                f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
-            )
-    return (
-        "<p><b>Reliability</b> (items with 2+ SME verdicts; 95% CI below each figure; "
-        "flagged: ICC &lt; 0.75, Cronbach α &lt; 0.7)</p>"
-        f"<table cellspacing='0' cellpadding='3' border='1' width='100%'>{head}{rows}</table>"
-    )
+COLUMNS = results_view.COLUMNS
+table_rows = results_view.table_rows
+reliability_html = results_view.reliability_html
 
 
 class ResultsTab(QWidget):

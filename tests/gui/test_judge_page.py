@@ -85,3 +85,33 @@ def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
     assert len(list_conflicts(team, "adj", open_only=True)) == before - 1
     page.agreement.refresh()
     assert page.agreement.matrix.rowCount() >= 2
+
+
+def test_undo_restores_what_the_store_held_not_what_the_page_showed(
+    qtbot: Any, team: Any
+) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    item = page.item
+    assert item is not None
+    # The same physician scores in another window after this page was opened.
+    judge_scoring.set_score(team, "a1", item, "diagnosis", 1)
+    page.choose("diagnosis", 3)
+    assert _store(team, item)["diagnosis"] == 3
+    page.undo.undo()
+    assert _store(team, item)["diagnosis"] == 1
+
+
+def test_the_scoring_keys_are_in_the_action_registry(qtbot: Any, team: Any) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    context = GuiContext(team, "a1")
+    page = Page(context)
+    qtbot.addWidget(page)
+    assert context.actions is not None
+    sheet = {(text, key) for _group, text, key in context.actions.sheet()}
+    assert ("Score 2 on the highlighted row", "2") in sheet
+    assert ("Next output", "PgDown") in sheet
+    assert len([s for s in context.actions.specs if s.startswith("judge.")]) == 15

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QWidget
 
 from annotator.gui.roundtrip import choosers
+from annotator.gui.roundtrip.host import RoundTripWindow
 from annotator.gui.roundtrip.keymap import (
     IMPORT_PACKAGES,
     MAKE_BUNDLE,
@@ -30,7 +31,6 @@ from annotator.gui.workers import run_in_background
 from annotator.store.project import Project
 
 if TYPE_CHECKING:
-    from annotator.gui.main_window import MainWindow
     from annotator.gui.roundtrip.view import RoundTripView
 
 MENU_STYLE = ("QToolButton { color: white; background: transparent; border: none; "
@@ -48,8 +48,8 @@ class RoundTripActions(QObject):
     failed = Signal(str)
     """A bundle could not be opened (the reason shown)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: RoundTripWindow) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # the window is a QWidget
         self.window = window
         self.opening = False
         self.curator = False

@@ -206,7 +206,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
 
 def queue(project: Project, actor: str, benchmark: str | None = None) -> list[QueueEntry]:
     """The SME's tasks in item order, optionally of one benchmark code only."""
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
         query = (
@@ -240,7 +240,7 @@ def my_benchmarks(project: Project, actor: str) -> list[tuple[str, str]]:
 
 def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
     """The blind view of one task: the item, the benchmark and the SME's own fields."""
-    with project.tx() as session:
+    with project.read() as session:
         task, item, bench, mine = _load(session, actor, task_id)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
         submitted = mine.state == "submitted"

@@ -171,7 +171,7 @@ def list_items(
 
     ``reader`` must be an adjudicator or curator: the items show each annotator's values.
     """
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, reader, "listing conflicts")
         cases, rows = _reviewed(session, case_ids, with_reviews=False)  # items only
         items = [
@@ -249,7 +249,7 @@ def case_queue(
     With ``adjudicator``, only the cases assigned to them or to nobody. ``reader`` must be
     an adjudicator or curator.
     """
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, reader, "the review queue")
         cases, rows = _reviewed(session, None, with_reviews=True)
         entries = [_entry(case, rows) for case in cases]
@@ -260,7 +260,7 @@ def case_queue(
 
 def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
     """One case's queue entry (the page updates a row after a decision without a reload)."""
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, reader, "the review queue")
         case = get_case(session, case_id)
         rows = load_rows(session, [case], [case.id], with_reviews=True)
@@ -270,7 +270,7 @@ def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
 def review_status(project: Project, reader: str) -> dict[str, Any]:
     """Counts for ``review --status``: conflicts by state, cases by state, open by type."""
     items = list_items(project, reader, include_auto=True)
-    with project.tx() as session:
+    with project.read() as session:
         states = list(session.scalars(select(Case.state)))
     by_type: dict[str, int] = {}
     for item in items:

@@ -55,7 +55,7 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
     and notes); ``viewer_block`` says why they may not decide this case, if so.
     """
     codes = reason_codes(project)
-    with project.tx() as session:
+    with project.read() as session:
         user = require_reader_of_others(session, viewer, "showing a case's reviews")
         case = get_case(session, case_id)
         sync_case(session, case)
@@ -102,7 +102,7 @@ class ExamImage:
 
 def case_images(project: Project, case_id: str) -> list[ExamImage]:
     """The image bytes of every exam of the case's current revision, in draft order."""
-    with project.tx() as session:
+    with project.read() as session:
         case = get_case(session, case_id)
         rows = {
             row.draft_path: row

@@ -34,6 +34,7 @@ from annotator.services.agreement import agreement_report
 from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, build_demo
 from annotator.services.judge_agreement import judge_agreement
 from annotator.services.release import collect_release
+from annotator.services.repair import repair_case_states
 from annotator.services.review import base, feedback, queue, view
 from annotator.services.sme_view_extra import may_decide, may_see_others
 from annotator.store.project import open_project
@@ -56,6 +57,8 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
     """Every read-only service call, with arguments taken from the demo project."""
     case_id = workspace.case_list(p, ADA).rows[0].case_id
     task = sme_review.queue(p, ADA)[0].task_id
+    submitted_task = next(e.task_id for e in sme_review.queue(p, ADA) if e.state == "submitted")
+    first = sme_review.queue(p, ADA)[0]
     item = judge_scoring.my_items(p, ADA)[0][0]
     submitted_item = next(i for i, _t, done in judge_scoring.my_items(p, ADA) if done)
     sme_conflicts = sme_adjudication.list_conflicts(p, SENIOR)
@@ -107,6 +110,9 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
             p, judge_conflicts[0].run, judge_conflicts[0].case_id
         ),
         "judge_agreement": lambda: judge_agreement(p, SENIOR),
+        "sme_task_of": lambda: sme_review.task_of(p, first.item_id, first.benchmark),
+        "sme_reveal": lambda: sme_review.reveal(p, ADA, submitted_task),
+        "repair_dry_run": lambda: repair_case_states(p, CURATOR, dry_run=True),
     }
 
 
@@ -129,3 +135,28 @@ def test_the_watch_sees_an_empty_write_transaction(tmp_path: Path) -> None:
         project.set_setting(PACKAGE_SEQUENCE, 1)  # one that writes
     project.close()
     assert found == ["?"]  # one, opened outside the services
+
+
+def test_send_my_work_polls_without_a_write_transaction(tmp_path: Path) -> None:
+    """The offline project's count of unsent changes is read every few seconds by the app."""
+    from annotator.services.assignments import assign
+    from annotator.services.imports import import_cases
+    from annotator.services.sync_bundle import make_bundle
+    from annotator.services.sync_package import unpackaged_changes
+    from annotator.services.sync_unbundle import unbundle
+    from annotator.services.users import add_user
+    from factories import make_case, write_case_file
+
+    project = open_project(tmp_path / "p")
+    add_user(project, "(setup)", "cu", ["curator"])
+    add_user(project, "cu", "a1", ["annotator"])
+    import_cases(project, "cu", [write_case_file(tmp_path / "d", [make_case("C1")])])
+    assign(project, "cu", 1)
+    bundle = make_bundle(project, "cu", "a1", tmp_path / "a1.annotator-bundle").path
+    project.close()
+    laptop = open_project(unbundle(bundle, tmp_path / "laptop").folder)
+    with empty_writes(laptop) as found:
+        assert unpackaged_changes(laptop) == 0
+        users.logins_required(laptop)
+    laptop.close()
+    assert found == []

@@ -339,7 +339,7 @@ def reveal(project: Project, actor: str, task_id: uuid.UUID) -> dict[str, Any] |
 
     Raises StateError before the SME has submitted: blinding holds in the service layer.
     """
-    with project.tx() as session:
+    with project.read() as session:
         task, _item, bench, mine = _load(session, actor, task_id)
         if mine.state != "submitted":
             raise StateError("submit your verdict before the automated verdict is shown")
@@ -350,7 +350,7 @@ def reveal(project: Project, actor: str, task_id: uuid.UUID) -> dict[str, Any] |
 
 def task_of(project: Project, item_id: str, code: str) -> uuid.UUID:
     """The task of one item and benchmark code, for the command line."""
-    with project.tx() as session:
+    with project.read() as session:
         found = session.scalars(
             select(SmeTask.id)
             .join(SmeItem, SmeItem.id == SmeTask.item_pk)

@@ -130,7 +130,7 @@ def _package_cases(session: Session, annotator_id: uuid.UUID, name: str) -> list
 def unpackaged_changes(project: Project) -> int:
     """How many of the annotator's changes are in no package yet ("Send my work" shows it)."""
     info = require_offline_side(project)
-    with project.tx() as session:
+    with project.read() as session:
         return own_change_count(session, info.annotator) - int(
             get_setting(session, PACKAGED_CHANGES)
         )

@@ -141,7 +141,7 @@ def logins_required(project: Project) -> bool:
     """
     if project.is_sqlite:
         return False
-    with project.tx() as session:
+    with project.read() as session:
         return session.scalars(
             select(User.id).where(User.password_hash.is_not(None)).limit(1)
         ).first() is not None
@@ -149,7 +149,7 @@ def logins_required(project: Project) -> bool:
 
 def authenticate(project: Project, name: str, password: str | None) -> None:
     """Raise PermissionDenied unless ``password`` is ``name``'s (same message either way)."""
-    with project.tx() as session:
+    with project.read() as session:
         user = session.scalars(select(User).where(User.name == name)).first()
         stored = user.password_hash if user is not None else None
     if password is None:

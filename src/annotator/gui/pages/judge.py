@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -310,6 +311,10 @@ class Page(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
+        # The scoring keys act within this page (page actions): start with the focus in it.
+        focus = QApplication.focusWidget()
+        if self.tabs.currentIndex() == 0 and not (focus is not None and self.isAncestorOf(focus)):
+            self.items.setFocus()
         if self.context.project is not None and self.senior:
             self.reload_conflicts()
             self.agreement.refresh()

@@ -55,3 +55,19 @@ def test_a_read_transaction_refuses_to_write(project) -> None:  # type: ignore[n
     with pytest.raises(ReadOnlyViolation), project.read() as session:
         session.add(Setting(key="project_name", value="sneaky"))
     assert project.setting(PROJECT_NAME) is None
+
+
+def test_a_healing_read_writes_only_when_it_must(project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.store.settings import get_setting, put_setting
+    from write_watch import empty_writes
+
+    def read(session):  # type: ignore[no-untyped-def]
+        if get_setting(session, PROJECT_NAME) is None:  # derived state to redo
+            put_setting(session, PROJECT_NAME, "healed")
+        return get_setting(session, PROJECT_NAME)
+
+    with empty_writes(project) as found:
+        assert project.read_healing(read) == "healed"  # refused as a read, redone as a write
+        assert project.read_healing(read) == "healed"  # now a read only
+    assert found == []
+    project.close()

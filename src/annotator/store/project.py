@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from annotator import __version__
 from annotator.errors import ConflictError, ProjectError, StoreUnavailable
 from annotator.store.db import (
+    ReadOnlyViolation,
     make_engine,
     read_session_factory,
     read_transaction,
@@ -73,6 +74,21 @@ class Project:
                 why = _first_line(exc.orig or exc)
                 raise StoreUnavailable(f"the project store cannot be reached ({why})") from exc
             raise
+
+    def read_healing(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in a read transaction, or in a write one when it must write.
+
+        For reads that keep derived rows up to date (a case's conflicts detected again when
+        stale, e.g. after an app upgrade): almost always nothing is stale and the read takes
+        no write lock; when ``work`` does write, the read is refused whole
+        (``ReadOnlyViolation``, nothing written) and ``work`` runs again in a write transaction.
+        """
+        try:
+            with self.read() as session:
+                return work(session)
+        except ReadOnlyViolation:
+            with self.tx() as session:
+                return work(session)
 
     @contextmanager
     def tx(self) -> Iterator[Session]:

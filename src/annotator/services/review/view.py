@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from annotator.domain.suggestions import figures
 from annotator.review.notes import Note, notes_of
@@ -55,7 +56,8 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
     and notes); ``viewer_block`` says why they may not decide this case, if so.
     """
     codes = reason_codes(project)
-    with project.read() as session:
+
+    def read(session: Session) -> CaseDetail:
         user = require_reader_of_others(session, viewer, "showing a case's reviews")
         case = get_case(session, case_id)
         sync_case(session, case)
@@ -90,6 +92,9 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
             viewer_block=block,
             reason_codes=codes,
         )
+
+    # A write only when the case's detection is stale (it is detected again first).
+    return project.read_healing(read)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from annotator.services.imports import import_cases
 from annotator.services.review import base, decisions
 from annotator.services.users import add_user
 from annotator.store.project import Project, open_project
+from annotator.store.settings import DEID_SEED
 from factories import make_case, write_case_file
 
 CURATOR = "Sam Curator"
@@ -76,7 +77,7 @@ def build(location: str, drafts: Path, *, deidentify: bool = True,
           writer: Callable[[Path], Path] = write_drafts) -> Project:
     """Create the project at ``location`` from ``writer``'s drafts; replay the reviewers' work."""
     project = open_project(location)
-    project.set_setting("deid_seed", "export-test-seed")
+    project.set_setting(DEID_SEED, "export-test-seed")
     add_user(project, "(setup)", CURATOR, ["curator"])
     for name in PHYSICIANS:
         add_user(project, CURATOR, name, ["annotator"])

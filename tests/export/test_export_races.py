@@ -11,6 +11,7 @@ from typing import Any
 
 from annotator.export.validate import validate_release
 from annotator.store.project import Project, open_project
+from annotator.store.settings import PROJECT_NAME
 
 # Spelled out, not imported from conftest: the spawned exporters import this module, and in
 # a child process "conftest" may name another folder's conftest.
@@ -87,6 +88,6 @@ def test_a_killed_demo_leaves_nothing_the_next_demo_refuses(tmp_path: Path) -> N
     assert "demo project ready" in summary and not stale.exists()
     project = open_project(str(target), create=False)
     try:
-        assert project.setting("project_name")
+        assert project.setting(PROJECT_NAME)
     finally:
         project.close()

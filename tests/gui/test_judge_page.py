@@ -85,3 +85,54 @@ def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
     assert len(list_conflicts(team, "adj", open_only=True)) == before - 1
     page.agreement.refresh()
     assert page.agreement.matrix.rowCount() >= 2
+
+
+def test_undo_restores_what_the_store_held_not_what_the_page_showed(
+    qtbot: Any, team: Any
+) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    item = page.item
+    assert item is not None
+    # The same physician scores in another window after this page was opened.
+    judge_scoring.set_score(team, "a1", item, "diagnosis", 1)
+    page.choose("diagnosis", 3)
+    assert _store(team, item)["diagnosis"] == 3
+    page.undo.undo()
+    assert _store(team, item)["diagnosis"] == 1
+
+
+def test_the_scoring_keys_are_in_the_action_registry(qtbot: Any, team: Any) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    context = GuiContext(team, "a1")
+    page = Page(context)
+    qtbot.addWidget(page)
+    assert context.actions is not None
+    sheet = {(text, key) for _group, text, key in context.actions.sheet()}
+    assert ("Score 2 on the highlighted row", "2") in sheet
+    assert ("Next output", "PgDown") in sheet
+    assert len([s for s in context.actions.specs if s.startswith("judge.")]) == 15
+
+
+
+def test_keys_score_once_the_page_is_shown_in_the_window(
+    qtbot: Any, make_window: Any, gui_project: Any
+) -> None:
+    """Page actions fire with the focus in their page: showing the page puts it there."""
+    from PySide6.QtWidgets import QApplication
+
+    import_runs(gui_project, "cu", RUNS[:1])
+    judge_scoring.assign(gui_project, "cu", 2)
+    window = make_window()
+    window.show_page("judge")
+    page = window.page("judge")
+    qtbot.waitUntil(lambda: page.isAncestorOf(QApplication.focusWidget()), timeout=5000)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_2)
+    assert judge_scoring.view(gui_project, "a1", page.item).scores == {"diagnosis": 2}
+    # Every action of every page is in the registry, and no two clash.
+    for page_id in ("annotate", "sme", "review", "judge"):
+        window.page(page_id)
+    assert window.registry.conflicts() == []

@@ -169,6 +169,9 @@ def test_undo_and_redo_go_through_the_store(qtbot: Any, sme: Any) -> None:
     assert _stored(sme, task) == {"applicability": "excluded"}
     assert page.verdict.form.applicability["excluded"].isChecked()
     assert page.verdict.form.clause.isVisible()  # excluded: name the clause
+    # ... and no outcome or score: the core's rule drops them from an excluded verdict.
+    assert not page.verdict.form.outcome["pass"].isVisible()
+    assert not page.verdict.form.free.isVisible()
     # J / K move through the queue; the undo stack belongs to one task.
     # Typing that pauses is saved by itself, the focus still in the field.
     page.verdict.form.rationale.setFocus()

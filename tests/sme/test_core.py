@@ -228,3 +228,26 @@ def test_cronbach_below_point_seven_is_flagged() -> None:
     result = reliability(NEG2, rows, cases=cases)
     assert result.cronbach == pytest.approx(-2.0)
     assert any(f.startswith("Cronbach's alpha -2.00 < 0.7") for f in result.flags)
+
+
+def test_the_fields_that_apply_follow_the_answers() -> None:
+    """One rule for the form and the submit check: what applies, and what is required."""
+    from annotator.sme.verdict import fields_that_apply, required_fields
+
+    assert fields_that_apply({}, True) == ("applicability", "outcome", "score", "rationale")
+    excluded = {"applicability": "excluded", "score": 1}
+    assert fields_that_apply(excluded, True) == ("applicability", "exclusion_clause", "rationale")
+    flagged = {"applicability": "applicable", "outcome": "flag"}
+    assert "flag_condition" in fields_that_apply(flagged, True)
+    assert "failure_reason" in fields_that_apply(flagged, False)
+    assert "failure_reason" not in fields_that_apply(flagged, True)
+    assert required_fields({}, True) == ("applicability",)
+    assert required_fields({"applicability": "applicable", "outcome": "pass"}, True) == (
+        "outcome", "score",
+    )
+    assert required_fields(flagged, False)[-2:] == ("failure_reason", "rationale")
+    # Whatever is required is among what the form shows.
+    for verdict in ({}, excluded, flagged, {"applicability": "applicable"}):
+        for has_flag_if in (True, False):
+            shown = fields_that_apply(verdict, has_flag_if)
+            assert set(required_fields(verdict, has_flag_if)) <= set(shown)

@@ -12,6 +12,7 @@ from annotator.errors import ProjectError
 from annotator.services.users import add_user, list_users
 from annotator.store.db import current_revision, head_revision
 from annotator.store.project import backup_to, open_project
+from annotator.store.settings import RESUME
 
 
 def test_round_trip_survives_reopen(project_location: str) -> None:
@@ -94,7 +95,7 @@ def _writer(location: str, prefix: str, count: int, barrier) -> None:  # type: i
     project = open_project(location, backup=False)
     barrier.wait()
     for i in range(count):
-        project.set_setting(f"{prefix}-{i}", {"i": i})
+        project.set_setting(RESUME, {"i": i}, f"{prefix}-{i}")
         add_user(project, "cu", f"{prefix}-user-{i}", ["annotator"])
 
 
@@ -114,7 +115,8 @@ def test_two_processes_write_at_once_without_locking_errors(tmp_path: Path) -> N
     project = open_project(location)
     names = {u.name for u in list_users(project)}
     assert {f"{x}-user-{i}" for x in "ab" for i in range(40)} <= names
-    assert project.setting("a-39") == {"i": 39} and project.setting("b-39") == {"i": 39}
+    assert project.setting(RESUME, "a-39") == {"i": 39}
+    assert project.setting(RESUME, "b-39") == {"i": 39}
 
 
 def test_a_failed_automatic_backup_never_blocks_opening(tmp_path: Path,

@@ -28,6 +28,7 @@ from annotator.services.sync_package import PackageResult, make_package
 from annotator.services.sync_package_import import import_package
 from annotator.services.sync_unbundle import unbundle
 from annotator.store.project import Project, open_project
+from annotator.store.settings import PACKAGE_SECRET
 from annotator.sync.container import manifest_checksum
 from annotator.sync.formats import SyncFileError
 from annotator.sync.signing import sign, signing_key
@@ -80,7 +81,7 @@ def package(laptop: Project, tmp_path: Path) -> PackageResult:
 
 
 def laptop_key(laptop: Project) -> bytes:
-    return signing_key(str(laptop.setting("package_secret")))
+    return signing_key(str(laptop.setting(PACKAGE_SECRET)))
 
 
 def _refused(curator: Project, path: Path, match: str) -> None:

@@ -31,6 +31,7 @@ from annotator.services.review import actions
 from annotator.services.users import add_user
 from annotator.store.project import Project, open_project, project_is_empty
 from annotator.store.schema import Annotation, Case, User
+from annotator.store.settings import PROJECT_NAME
 
 CURATOR = "Bench Curator"
 __all__ = ["CURATOR", "SENIOR", "BenchSummary", "annotator_names", "build_bench_project",
@@ -147,7 +148,7 @@ def build_bench_project(
 
 
 def _setup(project: Project, annotators: int) -> list[str]:
-    project.set_setting("project_name", "annotator bench: synthetic cases")
+    project.set_setting(PROJECT_NAME, "annotator bench: synthetic cases")
     add_user(project, "(setup)", CURATOR, ["curator"])
     names = annotator_names(annotators)
     for name in names:

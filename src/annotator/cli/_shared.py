@@ -6,13 +6,18 @@ import argparse
 import getpass
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from annotator.errors import AnnotatorError
 from annotator.services.users import logins_required, resolve_actor
 from annotator.store.project import Project, open_project
+from annotator.tasks import TaskState
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
 EXIT_ERROR = 2  # the command could not run (bad arguments, permissions, project)
@@ -66,3 +71,35 @@ def new_password(args: argparse.Namespace) -> str:
     if getpass.getpass("again: ") != first:
         raise AnnotatorError("the two passwords differ; nothing was changed")
     return first
+
+
+@contextmanager
+def long_task() -> Iterator[TaskState]:
+    """The command line's side of ``tasks``: progress on a terminal, Ctrl+C as Cancel.
+
+    Progress goes to stderr only when it is a terminal (never into pipes, logs or tests).
+    The first Ctrl+C asks the work to stop at its next safe point (it then fails with a
+    one-line ``Cancelled``, keeping what it finished whole); a second one interrupts.
+    """
+    show = sys.stderr.isatty()
+
+    def report(fraction: float, message: str) -> None:
+        if show:
+            print(f"\r{fraction:4.0%} {message[:70]}\x1b[K", end="", file=sys.stderr, flush=True)
+
+    state = TaskState(report)
+
+    def interrupt(_signal: int, _frame: Any) -> None:
+        if state.cancelled:
+            raise KeyboardInterrupt
+        state.cancel()
+
+    main = threading.current_thread() is threading.main_thread()  # signals go to it only
+    previous = signal.signal(signal.SIGINT, interrupt) if main else None
+    try:
+        yield state
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+        if show and state.fraction:
+            print(file=sys.stderr)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from annotator.cli._shared import actor_of, project_of
+from annotator.cli._shared import actor_of, long_task, project_of
 from annotator.export.validate import validate_release
 from annotator.services.export import export_release
 
@@ -43,12 +43,14 @@ def register(subparsers: Any) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     project = project_of(args)
-    result = export_release(
-        project, actor_of(project, args), Path(args.out),
-        version=args.release_version, date=args.date,
-        previous=Path(args.previous) if args.previous else None,
-        include_comments=args.include_comments, include_dicom=args.include_dicom,
-    )
+    with long_task() as task:
+        result = export_release(
+            project, actor_of(project, args), Path(args.out),
+            version=args.release_version, date=args.date,
+            previous=Path(args.previous) if args.previous else None,
+            include_comments=args.include_comments, include_dicom=args.include_dicom,
+            task=task,
+        )
     print(f"release written to {result.folder}: {result.cases} case(s),"
           f" {result.images} image(s), {len(result.files)} file(s)")
     for held in result.excluded:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.cli._shared import EXIT_FAILED, actor_of, long_task, print_json, project_of
 from annotator.services.import_summary import report_lines
 from annotator.services.imports import import_cases
 
@@ -37,13 +37,15 @@ def register(subparsers: Any) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     project = project_of(args)
-    report = import_cases(
-        project,
-        actor_of(project, args),
-        [Path(p) for p in args.paths],
-        new_version=args.new_version,
-        deidentify=not args.keep_identifiers,
-    )
+    with long_task() as task:
+        report = import_cases(
+            project,
+            actor_of(project, args),
+            [Path(p) for p in args.paths],
+            new_version=args.new_version,
+            deidentify=not args.keep_identifiers,
+            task=task,
+        )
     if args.json:
         print_json([o.__dict__ for o in report.outcomes])
     else:

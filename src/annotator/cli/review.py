@@ -27,8 +27,8 @@ def register(subparsers: Any) -> None:
     """Add the ``review`` subcommand to the ``annotator`` parser."""
     p = subparsers.add_parser(
         "review",
-        help="meta-review: list conflicts, decide them, green-light or exclude cases",
-        description="Meta-review: conflicts in order of benchmark impact, decisions with a "
+        help="adjudicate: list conflicts, decide them, green-light or exclude cases",
+        description="Adjudication: conflicts in order of benchmark impact, decisions with a "
         "reason code, the green light and exclusions.",
     )
     what = p.add_mutually_exclusive_group(required=True)

@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--show", action="store_true", help="print the blind view as JSON")
     p.set_defaults(func=cmd_verdict)
 
-    p = subparsers.add_parser("sme-review", help="SME conflicts: list, or decide one")
+    p = subparsers.add_parser("sme-review", help="SME conflicts: list, or adjudicate one")
     p.add_argument("--open", action="store_true", help="only undecided conflicts")
     p.add_argument("--json", action="store_true")
     p.add_argument("--decide", nargs=4, metavar=("ITEM", "CODE", "FIELD", "VALUE"))

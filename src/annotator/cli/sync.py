@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.cli._shared import EXIT_FAILED, actor_of, long_task, print_json, project_of
 from annotator.errors import AnnotatorError
 from annotator.services.sync_bundle import make_bundle
 from annotator.services.sync_package import make_package
@@ -49,7 +49,9 @@ def register(subparsers: Any) -> None:
 
 def cmd_bundle(args: argparse.Namespace) -> int:
     project = project_of(args)
-    result = make_bundle(project, actor_of(project, args), args.annotator, Path(args.out))
+    with long_task() as task:
+        result = make_bundle(project, actor_of(project, args), args.annotator, Path(args.out),
+                             task)
     print(
         f"bundle for {result.annotator}: {len(result.case_ids)} case(s), "
         f"{result.images} image(s) written to {result.path}"
@@ -60,7 +62,8 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 def cmd_unbundle(args: argparse.Namespace) -> int:
     if not args.project:
         raise AnnotatorError("unbundle needs --project DIR: the new folder for your project")
-    result = unbundle(Path(args.file), args.project)
+    with long_task() as task:
+        result = unbundle(Path(args.file), args.project, task)
     print(
         f"{result.annotator}'s project with {len(result.case_ids)} case(s) is ready in "
         f"{result.folder}; open it with: annotator --project {result.folder} gui"
@@ -79,7 +82,9 @@ def cmd_package(args: argparse.Namespace) -> int:
 
 def cmd_package_import(args: argparse.Namespace) -> int:
     project = project_of(args)
-    results = import_packages(project, actor_of(project, args), [Path(f) for f in args.files])
+    with long_task() as task:
+        results = import_packages(project, actor_of(project, args), [Path(f) for f in args.files],
+                                  task)
     refused = [r for r in results if isinstance(r, SyncFileError)]
     if args.json:
         print_json([_as_json(r) for r in results])

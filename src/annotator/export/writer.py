@@ -32,8 +32,7 @@ from annotator.export.release_input import HeldBack, ReleaseInput
 from annotator.export.render_cache import RenderCache
 from annotator.export.settings import CardSettings
 from annotator.staging import move_into_place, staging_dir
-
-Progress = Callable[[int, int, str], None]
+from annotator.tasks import TaskState
 
 
 @dataclass(frozen=True)
@@ -56,10 +55,6 @@ class ExportResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _no_progress(done: int, total: int, message: str) -> None:
-    return None
-
-
 def _prepare(out: Path) -> Path:
     out = out.expanduser().resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -74,13 +69,22 @@ def write_release(
     settings: CardSettings,
     options: ExportOptions,
     agreement: AgreementPart,
-    progress: Progress | None = None,
+    task: TaskState | None = None,
 ) -> ExportResult:
-    """Write the release of ``data`` to the new folder ``out``; raises ExportError."""
+    """Write the release of ``data`` to the new folder ``out``; raises ExportError.
+
+    ``task`` hears the progress and may cancel between cases (``Cancelled``): the staging
+    folder is removed, so a cancelled export leaves nothing behind.
+    """
     out = _prepare(out)
     settings = settings.replace(version=options.version)
-    report = progress or _no_progress
+    state = task or TaskState()
     total = sum(len(c.images) for c in data.cases) + 2
+
+    def report(done: int, of: int, message: str) -> None:
+        state.check()
+        state.progress(done / of, message)
+
     tmp = staging_dir(out, "export")
     checksums: dict[str, str] = {}
 
@@ -108,7 +112,7 @@ def write_release(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    report(total, total, "done")
+    state.progress(1.0, "done")
     notes = [] if agreement.json is not None else [agreement.note]
     return ExportResult(out, sorted(checksums), len(cases), len(shipped), data.excluded,
                         data.held_back, notes)
@@ -116,7 +120,7 @@ def write_release(
 
 def _write_cases(
     data: ReleaseInput, options: ExportOptions, write: Callable[[str, bytes], None],
-    report: Progress, total: int,
+    report: Callable[[int, int, str], None], total: int,
 ) -> tuple[list[dict[str, Any]], list[ShippedImage], list[str]]:
     cases: list[dict[str, Any]] = []
     shipped: list[ShippedImage] = []

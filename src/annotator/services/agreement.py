@@ -31,6 +31,7 @@ from annotator.services import agreement_cache
 from annotator.services.users import require_role
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseRevision, User, UserRole
+from annotator.store.settings import DEID_SEED
 
 DOING = "viewing inter-annotator agreement"
 
@@ -97,7 +98,7 @@ def release_report(project: Project, released: Collection[str]) -> dict[str, Any
     Cached like :func:`agreement_report`, keyed by the inputs and the released case ids.
     The caller checks that the actor is a curator.
     """
-    seed = str(project.setting("deid_seed") or "")
+    seed = project.setting(DEID_SEED)
     keep = sorted(released)
     with project.read() as session:
         key = agreement_cache.input_key("release", [seed, keep, input_rows(session)])

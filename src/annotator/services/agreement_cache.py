@@ -19,9 +19,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from annotator.store.project import Project
-from annotator.store.schema import Setting
+from annotator.store.settings import AGREEMENT_CACHE, clear_family, get_setting
 
-SETTING = "cache:agreement:"
 _CODE = ("agreement", "export/agreement.py", "services/agreement.py")
 
 
@@ -50,8 +49,7 @@ def input_key(kind: str, inputs: Any, options: Any = None) -> str:
 
 def lookup(session: Session, kind: str, key: str) -> dict[str, Any] | None:
     """The report stored under ``key`` (in the caller's transaction), else None."""
-    row = session.get(Setting, SETTING + kind)
-    stored = row.value if row is not None else None
+    stored = get_setting(session, AGREEMENT_CACHE, kind)
     if isinstance(stored, dict) and stored.get("key") == key:
         report: dict[str, Any] = stored["report"]
         return report
@@ -61,16 +59,14 @@ def lookup(session: Session, kind: str, key: str) -> dict[str, Any] | None:
 def store(project: Project, kind: str, key: str, report: dict[str, Any]) -> dict[str, Any]:
     """Keep ``report`` under ``key``; returns it as stored (JSON values, like a hit)."""
     plain: dict[str, Any] = json.loads(json.dumps(report, default=_plain))
-    project.set_setting(SETTING + kind, {"key": key, "report": plain})
+    project.set_setting(AGREEMENT_CACHE, {"key": key, "report": plain}, kind)
     return plain
 
 
 def forget(project: Project) -> None:
     """Drop every cached report (the bench measures the cold path with this)."""
-    from sqlalchemy import delete
-
     with project.tx() as session:
-        session.execute(delete(Setting).where(Setting.key.startswith(SETTING)))
+        clear_family(session, AGREEMENT_CACHE)
 
 
 def _plain(value: Any) -> Any:

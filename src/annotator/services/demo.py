@@ -35,6 +35,7 @@ from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.project import Project, is_url, open_project, project_is_empty
 from annotator.store.schema import Case, CaseRevision
+from annotator.store.settings import DEID_SEED, PROJECT_NAME
 from annotator.userdirs import user_data_dir
 
 CURATOR = "Sam Curator"
@@ -105,8 +106,8 @@ def _build(where: str, location: str) -> str:
 def _fill(project: Project, location: str) -> str:
     if not project_is_empty(project):
         raise ProjectError(f"{location} already holds a project with cases; choose a new folder")
-    project.set_setting("deid_seed", DEMO_DEID_SEED)
-    project.set_setting("project_name", "annotator demo: neuroradiology teaching cases")
+    project.set_setting(DEID_SEED, DEMO_DEID_SEED)
+    project.set_setting(PROJECT_NAME, "annotator demo: neuroradiology teaching cases")
     add_user(project, "(setup)", CURATOR, ["curator"])
     for name in PHYSICIANS:
         add_user(project, CURATOR, name, ["annotator"])

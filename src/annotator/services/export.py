@@ -16,17 +16,18 @@ from annotator.export.errors import ExportError
 from annotator.export.release_input import HeldBack, ReleaseInput
 from annotator.export.settings import (
     FIELDS,
-    SETTING_PREFIX,
     CardSettings,
     check_date,
     check_version,
 )
-from annotator.export.writer import ExportOptions, ExportResult, Progress, write_release
+from annotator.export.writer import ExportOptions, ExportResult, write_release
 from annotator.services.agreement import release_agreement_part
 from annotator.services.release import collect_release
 from annotator.services.users import require_role
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.settings import CARD, PROJECT_NAME
+from annotator.tasks import TaskState
 
 
 def card_settings(project: Project) -> CardSettings:
@@ -34,11 +35,12 @@ def card_settings(project: Project) -> CardSettings:
     defaults = CardSettings()
     values: dict[str, str] = {}
     for f in FIELDS:
-        stored = project.setting(SETTING_PREFIX + f.key)
+        stored = project.setting(CARD, f.key)
         if isinstance(stored, str):
             values[f.key] = stored
-    if "name" not in values and isinstance(project.setting("project_name"), str):
-        values["name"] = str(project.setting("project_name"))
+    name = project.setting(PROJECT_NAME)
+    if "name" not in values and isinstance(name, str):
+        values["name"] = name
     return dataclasses.replace(defaults, **values)
 
 
@@ -51,7 +53,7 @@ def save_card_settings(project: Project, actor: str, **changes: str) -> CardSett
     for key in sorted(changes):
         before, after = getattr(current, key), getattr(updated, key)
         if before != after:
-            project.set_setting(SETTING_PREFIX + key, after)
+            project.set_setting(CARD, after, key)
             with project.tx() as session:
                 record(session, actor, "card_edited", key=key, before=before, after=after)
     return updated
@@ -103,11 +105,12 @@ def export_release(
     previous: Path | None = None,
     include_comments: bool = False,
     include_dicom: bool = False,
-    progress: Progress | None = None,
+    task: TaskState | None = None,
 ) -> ExportResult:
     """Write the release of every green-lit case to the new folder ``out`` (curators only).
 
-    ``progress(done, total, message)`` is called as images are written. Raises ExportError
+    ``task`` hears the progress as images are written and may cancel (``Cancelled``, nothing
+    written) until the release is moved into place. Raises ExportError
     (PrivacyError for identifying content) and PermissionDenied; nothing is left behind on
     failure.
     """
@@ -122,13 +125,15 @@ def export_release(
     )
     if previous is not None and not previous.is_dir():
         raise ExportError(f"--previous {previous}: not a folder")
-    if progress is not None:
-        progress(0, 1, "reading the project")
+    state = task or TaskState()
+    state.progress(0.0, "reading the project")
     data = collect_release(project, include_comments=include_comments)
     if not data.cases:
         raise ExportError("no case is green-lit: there is nothing to release")
+    state.check()
     agreement = release_agreement_part(project, [c.case_id for c in data.cases])
-    result = write_release(data, out, settings, options, agreement, progress)
+    state.check()
+    result = write_release(data, out, settings, options, agreement, state.part(0.05, 1.0))
     with project.tx() as session:
         record(session, actor, "release_exported",
                after={"version": options.version, "cases": result.cases,

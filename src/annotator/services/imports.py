@@ -22,6 +22,7 @@ from annotator.imaging.probe import PNG
 from annotator.ingest import CaseCandidate
 from annotator.ingest.deidentify import same_raster
 from annotator.ingest.reader import iter_case_sources
+from annotator.ingest.sources import find_case_files
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
 from annotator.store.history import record
@@ -34,6 +35,10 @@ from annotator.store.schema import (
     CaseRevision,
     utcnow,
 )
+from annotator.store.settings import DEID_SEED
+from annotator.tasks import Cancelled, TaskState
+
+STORED = ("added", "updated", "new_version")  # outcomes that wrote a case
 
 
 @dataclass
@@ -82,12 +87,21 @@ def import_cases(
     *,
     new_version: bool = False,
     deidentify: bool = True,
+    task: TaskState | None = None,
 ) -> ImportReport:
-    """Import draft case files or folders; good cases go in even when others fail."""
-    with project.tx() as session:
+    """Import draft case files or folders; good cases go in even when others fail.
+
+    ``task`` hears the progress (by files read) and may cancel: the import stops after the
+    case it is storing, keeps every case stored so far (each whole) and raises
+    ``Cancelled`` carrying the report of those.
+    """
+    with project.read() as session:
         require_role(session, actor, Role.CURATOR, "importing cases")
-    seed = str(project.setting("deid_seed"))
+    state = task or TaskState()
+    seed = project.setting(DEID_SEED)
     report = ImportReport()
+    total = max(len(find_case_files(list(paths))[0]), 1)
+    files: set[Path] = set()
     for part in iter_case_sources(list(paths), deidentify=deidentify, seed=seed):
         for rejection in part.rejected:
             report.outcomes.append(
@@ -99,24 +113,38 @@ def import_cases(
                     rejection.field,
                 )
             )
-        report.outcomes += _apply_batch(project, actor, part.accepted, new_version)
+        report.outcomes += _apply_batch(project, actor, part.accepted, new_version, state)
+        files |= {c.file for c in part.accepted} | {Path(r.file) for r in part.rejected}
+        state.progress(len(files) / total, f"{len(report.outcomes)} case(s) read")
+        if state.cancelled:
+            report.outcomes.sort(key=lambda o: (o.file, o.case_id or ""))
+            stored = sum(1 for o in report.outcomes if o.status in STORED)
+            raise Cancelled(f"import cancelled: {stored} case(s) were stored, each whole; "
+                            "import again to add the rest", partial=report)
     report.outcomes.sort(key=lambda o: (o.file, o.case_id or ""))
     return report
 
 
 def _apply_batch(
-    project: Project, actor: str, candidates: list[CaseCandidate], new_version: bool
+    project: Project,
+    actor: str,
+    candidates: list[CaseCandidate],
+    new_version: bool,
+    state: TaskState,
 ) -> list[CaseOutcome]:
     """Store a batch of cases in one transaction, each case in its own savepoint.
 
     A case refused half-way rolls back to its savepoint only, so every case goes in whole
     or not at all, while the batch pays for one commit (and its disk flush), not one each.
+    A cancel stops the batch between two cases; the cases stored so far are committed.
     """
     outcomes = []
     with project.tx() as session, project.images.batch():
         # Which images the project holds already: one query per batch, not one per image.
         known = project.images.stored(session, (i.sha256 for c in candidates for i in c.images))
         for candidate in candidates:
+            if state.cancelled:  # a safe point: between two whole cases
+                break
             stored = set(known)  # grows with this case's images only if the case stays
             try:
                 with session.begin_nested():

@@ -83,7 +83,7 @@ def list_conflicts(
 
     Conflicts show other physicians' scores and name the runs: seniors and curators only.
     """
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, actor, "listing judge-scoring conflicts")
         decided = _adjudicated(session)
         items = {i.id: i for i in session.scalars(select(JudgeItem))}
@@ -156,7 +156,7 @@ def all_ratings(project: Project, actor: str) -> tuple[Ratings, list[str], list[
     Physicians count once submitted; ``human`` is the reference (see judging.human). Seniors
     and curators only: the sheets are other physicians' work and the judges' scores.
     """
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, actor, "reading judge and physician scores")
         runs = {r.id: r.target_model for r in session.scalars(select(JudgedRun))}
         items = {i.id: (runs[i.run_id], i.case_id) for i in session.scalars(select(JudgeItem))}
@@ -181,7 +181,7 @@ def all_ratings(project: Project, actor: str) -> tuple[Ratings, list[str], list[
 
 def item_of(project: Project, run: str, case_id: str) -> uuid.UUID:
     """The item of one run (its target model) and case, for the command line."""
-    with project.tx() as session:
+    with project.read() as session:
         found = session.scalars(
             select(JudgeItem.id)
             .join(JudgedRun, JudgedRun.id == JudgeItem.run_id)

@@ -99,7 +99,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
 
 def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
     """The physician's outputs in order: (item id, "output n of N", submitted)."""
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         rows = session.execute(
@@ -113,7 +113,7 @@ def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
 
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
     """The blind view of one output; judges' scores only once the physician has submitted."""
-    with project.tx() as session:
+    with project.read() as session:
         item = _item(session, item_id)
         mine = _mine(session, actor, item_id)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
@@ -228,7 +228,7 @@ def submit(project: Project, actor: str, item_id: uuid.UUID) -> None:
 
 def reveal(project: Project, actor: str, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:
     """The judges' scores and reasons of an output the physician has submitted."""
-    with project.tx() as session:
+    with project.read() as session:
         mine = _mine(session, actor, item_id)
         if mine.submitted_at is None:
             raise StateError("submit your scores before revealing the judges'")
@@ -237,7 +237,7 @@ def reveal(project: Project, actor: str, item_id: uuid.UUID) -> dict[str, dict[s
 
 def may_see_runs(project: Project, actor: str) -> bool:
     """Conflicts and agreement name the runs and the judges: seniors and curators only."""
-    with project.tx() as session:
+    with project.read() as session:
         user = session.scalars(select(User).where(User.name == actor)).first()
         roles = set(user.role_names) if user else set()
         return bool(roles & {Role.ADJUDICATOR.value, Role.CURATOR.value})

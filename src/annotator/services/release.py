@@ -21,19 +21,20 @@ from annotator.export.release_input import (
     SourceImage,
     pseudonym,
 )
-from annotator.export.settings import ORIGINAL_HISTORY_KEY, SETTING_PREFIX
+from annotator.export.settings import ORIGINAL_HISTORY_KEY
 from annotator.services.review.base import CaseReview, active_annotations, review_case
 from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
+from annotator.store.settings import CARD, DEID_SEED
 
 COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "rubric_comment")
 
 
 def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:
     """Read every case of the project and sort it into released, excluded and held back."""
-    seed = str(project.setting("deid_seed") or "")
+    seed = project.setting(DEID_SEED)
     # The unredacted source text ships only when the curator's card setting says so.
-    ship_history = project.setting(SETTING_PREFIX + "original_history") == "shipped"
+    ship_history = project.setting(CARD, "original_history") == "shipped"
     with project.read() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
         rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)

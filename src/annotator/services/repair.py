@@ -35,7 +35,7 @@ def repair_case_states(project: Project, actor: str, *, dry_run: bool = False) -
     Without ``dry_run`` each is moved to the implied state in one transaction.
     """
     fixes: list[StateFix] = []
-    with project.tx() as session:
+    with (project.read() if dry_run else project.tx()) as session:  # a dry run only reads
         require_role(session, actor, Role.CURATOR, "repairing case states")
         for case in session.scalars(select(Case).order_by(Case.case_id)):
             states = [a.state for a in active_annotations(session, case)]

@@ -88,7 +88,7 @@ def _letters(verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
 
 def list_conflicts(project: Project, actor: str, *, open_only: bool = False) -> list[SmeConflict]:
     """Every conflicting field of every task (seniors and curators only)."""
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, actor, "the SME meta-review queue")
         decided = decided_by_task(session)
         out: list[SmeConflict] = []
@@ -119,7 +119,7 @@ def list_conflicts(project: Project, actor: str, *, open_only: bool = False) -> 
 
 def conflict_view(project: Project, actor: str, task_id: uuid.UUID) -> ConflictView:
     """The item, the benchmark and every submitted verdict side by side (seniors only)."""
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, actor, "the SME meta-review view")
         task = session.get(SmeTask, task_id)
         if task is None:

@@ -78,7 +78,7 @@ def _stored(session: Session) -> dict[str, SmeBenchmark]:
 
 def lint_against_project(project: Project, paths: list[Path]) -> list[Problem]:
     """The checks of ``sme-import`` without importing (weights include the project's)."""
-    with project.tx() as session:
+    with project.read() as session:
         others = [benchmark_of(b) for b in _stored(session).values()]
     return lint(paths, others).problems
 

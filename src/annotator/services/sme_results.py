@@ -85,7 +85,7 @@ def _collect(
 
 def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
     """Results of every benchmark with SME review items (seniors and curators only)."""
-    with project.tx() as session:
+    with project.read() as session:
         require_reader_of_others(session, actor, "SME results")
         submitted = submitted_by_task(session)
         decided = decided_by_task(session)

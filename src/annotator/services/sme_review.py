@@ -206,7 +206,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
 
 def queue(project: Project, actor: str, benchmark: str | None = None) -> list[QueueEntry]:
     """The SME's tasks in item order, optionally of one benchmark code only."""
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
         query = (
@@ -240,7 +240,7 @@ def my_benchmarks(project: Project, actor: str) -> list[tuple[str, str]]:
 
 def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
     """The blind view of one task: the item, the benchmark and the SME's own fields."""
-    with project.tx() as session:
+    with project.read() as session:
         task, item, bench, mine = _load(session, actor, task_id)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
         submitted = mine.state == "submitted"
@@ -339,7 +339,7 @@ def reveal(project: Project, actor: str, task_id: uuid.UUID) -> dict[str, Any] |
 
     Raises StateError before the SME has submitted: blinding holds in the service layer.
     """
-    with project.tx() as session:
+    with project.read() as session:
         task, _item, bench, mine = _load(session, actor, task_id)
         if mine.state != "submitted":
             raise StateError("submit your verdict before the automated verdict is shown")
@@ -350,7 +350,7 @@ def reveal(project: Project, actor: str, task_id: uuid.UUID) -> dict[str, Any] |
 
 def task_of(project: Project, item_id: str, code: str) -> uuid.UUID:
     """The task of one item and benchmark code, for the command line."""
-    with project.tx() as session:
+    with project.read() as session:
         found = session.scalars(
             select(SmeTask.id)
             .join(SmeItem, SmeItem.id == SmeTask.item_pk)

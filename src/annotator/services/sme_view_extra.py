@@ -13,13 +13,13 @@ from annotator.store.schema import User
 
 def may_see_others(project: Project, actor: str) -> bool:
     """Conflicts and results show other SMEs' verdicts: adjudicators and curators only."""
-    with project.tx() as session:
+    with project.read() as session:
         user = session.scalars(select(User).where(User.name == actor)).first()
         return bool(user is not None and READERS_OF_OTHERS & set(user.role_names))
 
 
 def may_decide(project: Project, actor: str) -> bool:
     """Only adjudicators decide SME conflicts (a curator reads them)."""
-    with project.tx() as session:
+    with project.read() as session:
         user = session.scalars(select(User).where(User.name == actor)).first()
         return bool(user is not None and Role.ADJUDICATOR.value in user.role_names)

@@ -27,11 +27,11 @@ from annotator.store.schema import (
     Case,
     CaseImage,
     CaseRevision,
-    Setting,
     SyncBundle,
     User,
     utcnow,
 )
+from annotator.store.settings import PROJECT_ID, PROJECT_NAME, get_setting
 from annotator.sync.container import CONTENT, read_container, write_container
 from annotator.sync.formats import (
     BUNDLE_FORMAT_VERSION,
@@ -45,9 +45,10 @@ from annotator.sync.formats import (
     SyncFileError,
 )
 from annotator.sync.neutral_paths import neutralise
-from annotator.sync.offline import get_setting, require_curator_side
+from annotator.sync.offline import require_curator_side
 from annotator.sync.records import annotation_record, foreign_actors
 from annotator.sync.signing import new_secret, remember_bundle_key
+from annotator.tasks import TaskState
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,18 @@ def image_member(sha: str) -> str:
     return f"images/{sha}"
 
 
-def make_bundle(project: Project, actor: str, annotator: str, out: Path) -> BundleResult:
-    """Write ``annotator``'s work bundle to ``out`` (curators only) and record it."""
+def make_bundle(
+    project: Project, actor: str, annotator: str, out: Path, task: TaskState | None = None
+) -> BundleResult:
+    """Write ``annotator``'s work bundle to ``out`` (curators only) and record it.
+
+    ``task`` hears the progress and may cancel until the file is written (``Cancelled``:
+    no file, no record of a bundle).
+    """
+    state = task or TaskState()
     require_curator_side(project, "bundling")
     with project.tx() as session:
+        state.progress(0.0, f"reading {annotator}'s cases and images")
         require_role(session, actor, Role.CURATOR, "bundling work for an annotator")
         user = get_user(session, annotator)
         if Role.ANNOTATOR.value not in user.role_names:
@@ -81,7 +90,7 @@ def make_bundle(project: Project, actor: str, annotator: str, out: Path) -> Bund
         manifest = BundleManifest(
             format_version=BUNDLE_FORMAT_VERSION,
             app_version=__version__,
-            project_id=str(get_setting(session, "project_id")),
+            project_id=get_setting(session, PROJECT_ID),
             annotator=user.name,
             created_at=bundle.created_at,
             cases=[
@@ -98,6 +107,8 @@ def make_bundle(project: Project, actor: str, annotator: str, out: Path) -> Bund
                                 package_secret=secret)
         members = {CONTENT: content.model_dump_json(indent=1).encode()}
         members.update({image_member(sha): data for sha, data in images.items()})
+        state.check()  # the last safe point: nothing is written yet
+        state.progress(0.5, f"writing the bundle ({len(images)} image(s))")
         # Written inside the transaction: a failed write leaves no record of a bundle.
         path = write_container(out, manifest, members)
         session.add(bundle)
@@ -112,8 +123,7 @@ def make_bundle(project: Project, actor: str, annotator: str, out: Path) -> Bund
 
 
 def _project_name(session: Session) -> str | None:
-    row = session.get(Setting, "project_name")
-    return None if row is None or row.value is None else str(row.value)
+    return get_setting(session, PROJECT_NAME)
 
 
 def _bundle_cases(

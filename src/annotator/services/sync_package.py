@@ -21,6 +21,15 @@ from annotator.errors import ValidationError
 from annotator.services.users import get_user
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseRevision, utcnow
+from annotator.store.settings import (
+    LAST_PACKAGE,
+    PACKAGE_SECRET,
+    PACKAGE_SEQUENCE,
+    PACKAGED_CHANGES,
+    PROJECT_ID,
+    get_setting,
+    put_setting,
+)
 from annotator.sync.container import CONTENT, read_container, write_container
 from annotator.sync.formats import (
     PACKAGE_FORMAT_VERSION,
@@ -32,12 +41,6 @@ from annotator.sync.formats import (
     SyncFileError,
 )
 from annotator.sync.offline import (
-    LAST_PACKAGE_KEY,
-    PACKAGE_SECRET_KEY,
-    PACKAGED_KEY,
-    SEQUENCE_KEY,
-    get_setting,
-    put_setting,
     require_offline_side,
 )
 from annotator.sync.records import annotation_record, foreign_actors, own_change_count
@@ -62,13 +65,13 @@ def make_package(project: Project, out: Path) -> PackageResult:
         cases = _package_cases(session, user.id, user.name)
         if not cases:
             raise ValidationError("nothing to package yet: no case has been labelled")
-        sequence = int(get_setting(session, SEQUENCE_KEY, 0)) + 1
+        sequence = get_setting(session, PACKAGE_SEQUENCE) + 1
         total = own_change_count(session, user.name)
-        changes = total - int(get_setting(session, PACKAGED_KEY, 0))
+        changes = total - get_setting(session, PACKAGED_CHANGES)
         manifest = PackageManifest(
             format_version=PACKAGE_FORMAT_VERSION,
             app_version=__version__,
-            project_id=str(get_setting(session, "project_id")),
+            project_id=get_setting(session, PROJECT_ID),
             annotator=user.name,
             created_at=utcnow(),
             cases=[CaseRef(case_id=c.case_id, revision_hash=c.revision_hash) for c in cases],
@@ -80,18 +83,18 @@ def make_package(project: Project, out: Path) -> PackageResult:
             bundle_id=info.bundle_id,
         )
         content = PackageContent(annotator=user.name, cases=cases)
-        secret = get_setting(session, PACKAGE_SECRET_KEY)
+        secret = get_setting(session, PACKAGE_SECRET)
         if not secret:
             raise ValidationError("this offline project has no package secret (made from an"
                                   " older bundle): ask the curator for a new bundle")
         key = signing_key(str(secret))
         path = write_container(out, manifest, {CONTENT: content.model_dump_json(indent=1).encode()},
                                signer=lambda header: sign(key, header))
-        put_setting(session, SEQUENCE_KEY, sequence)
-        put_setting(session, PACKAGED_KEY, total)
+        put_setting(session, PACKAGE_SEQUENCE, sequence)
+        put_setting(session, PACKAGED_CHANGES, total)
         put_setting(
             session,
-            LAST_PACKAGE_KEY,
+            LAST_PACKAGE,
             {
                 "package_id": str(manifest.package_id),
                 "sequence": sequence,
@@ -127,9 +130,9 @@ def _package_cases(session: Session, annotator_id: uuid.UUID, name: str) -> list
 def unpackaged_changes(project: Project) -> int:
     """How many of the annotator's changes are in no package yet ("Send my work" shows it)."""
     info = require_offline_side(project)
-    with project.tx() as session:
+    with project.read() as session:
         return own_change_count(session, info.annotator) - int(
-            get_setting(session, PACKAGED_KEY, 0)
+            get_setting(session, PACKAGED_CHANGES)
         )
 
 

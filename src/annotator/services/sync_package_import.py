@@ -36,11 +36,13 @@ from annotator.store.schema import (
     User,
     utcnow,
 )
+from annotator.store.settings import PROJECT_ID, get_setting
 from annotator.sync.formats import HistoryItem, PackageCase, PackageManifest, SyncFileError
 from annotator.sync.import_report import STATUSES, CaseResult, PackageImportReport
-from annotator.sync.offline import get_setting, offline_info
+from annotator.sync.offline import offline_info
 from annotator.sync.records import history_row
 from annotator.sync.signing import bundle_key, verify
+from annotator.tasks import TaskState
 
 
 class _CaseRefused(AnnotatorError):
@@ -64,7 +66,7 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
     )
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing packages")
-        here = str(get_setting(session, "project_id"))
+        here = get_setting(session, PROJECT_ID)
         if manifest.project_id != here:
             raise SyncFileError(
                 path,
@@ -256,15 +258,23 @@ def _check_labels(pcase: PackageCase, figs: list[str]) -> None:
 
 
 def import_packages(
-    project: Project, actor: str, paths: list[Path]
+    project: Project, actor: str, paths: list[Path], task: TaskState | None = None
 ) -> list[PackageImportReport | SyncFileError]:
-    """Import several packages, each in its own transaction; refusals are returned, not raised."""
+    """Import several packages, each in its own transaction; refusals are returned, not raised.
+
+    ``task`` hears the progress and may cancel between packages (``Cancelled`` carrying the
+    results of the packages imported, each whole).
+    """
+    state = task or TaskState()
     results: list[PackageImportReport | SyncFileError] = []
-    for path in paths:
+    for number, path in enumerate(paths):
+        state.check(partial=results)  # a safe point: between two whole packages
+        state.progress(number / max(len(paths), 1), f"package {Path(path).name}")
         try:
             results.append(import_package(project, actor, path))
         except SyncFileError as exc:
             results.append(exc)
+    state.progress(1.0, f"{len(paths)} package(s) read")
     return results
 
 

@@ -47,7 +47,7 @@ def roundtrip_status(project: Project) -> list[RoundTripRow]:
     """Per annotator (by name): cases assigned, bundled, returned, and the latest dates."""
     require_curator_side(project, "the round-trip view")
     rows: list[RoundTripRow] = []
-    with project.tx() as session:
+    with project.read() as session:
         users = [
             u
             for u in session.scalars(select(User).order_by(User.name))

@@ -29,16 +29,20 @@ from annotator.store.schema import (
     UserRole,
     utcnow,
 )
-from annotator.sync.formats import BundleCase, BundleContent, BundleManifest, SyncFileError
-from annotator.sync.offline import (
-    OFFLINE_KEY,
-    PACKAGE_SECRET_KEY,
-    PACKAGED_KEY,
-    SEQUENCE_KEY,
-    OfflineInfo,
+from annotator.store.settings import (
+    LOCAL_USER,
+    OFFLINE_PROJECT,
+    PACKAGE_SECRET,
+    PACKAGE_SEQUENCE,
+    PACKAGED_CHANGES,
+    PROJECT_ID,
+    PROJECT_NAME,
     put_setting,
 )
+from annotator.sync.formats import BundleCase, BundleContent, BundleManifest, SyncFileError
+from annotator.sync.offline import OfflineInfo
 from annotator.sync.records import history_row, own_change_count
+from annotator.tasks import TaskState
 
 
 @dataclass(frozen=True)
@@ -49,14 +53,19 @@ class UnbundleResult:
     case_ids: list[str]
 
 
-def unbundle(bundle: Path, folder: str | Path) -> UnbundleResult:
+def unbundle(
+    bundle: Path, folder: str | Path, task: TaskState | None = None
+) -> UnbundleResult:
     """Create the annotator's own project in ``folder`` (a new or empty folder) from a bundle.
 
     The project is built in a hidden sibling folder and renamed into place at the end, so a
-    failure leaves nothing behind.
+    failure leaves nothing behind. ``task`` hears the progress and may cancel until the
+    rename (``Cancelled``: the hidden folder is removed).
     """
+    state = task or TaskState()
     if is_url(str(folder)):
         raise ProjectError("an annotator's offline project is a folder, not a database URL")
+    state.progress(0.0, "reading the bundle")
     manifest, content, images = read_bundle(Path(bundle))
     if content.package_secret is None:
         raise SyncFileError(bundle, "made by an older annotator without a package secret; ask"
@@ -69,9 +78,13 @@ def unbundle(bundle: Path, folder: str | Path) -> UnbundleResult:
     try:
         project = open_project(staging, backup=False)
         try:
+            state.check()
+            state.progress(0.3, f"storing {len(content.cases)} case(s)")
             _fill(project, manifest, content, images)
         finally:
             project.close()
+        state.check()  # the last safe point: the project is not in place yet
+        state.progress(1.0, "opening the project")
         if target.exists():
             target.rmdir()
         staging.rename(target)
@@ -89,13 +102,13 @@ def _fill(
     name = content.annotator
     info = OfflineInfo(name, manifest.bundle_id, uuid.uuid4(), manifest.created_at, utcnow())
     with project.tx() as session:
-        put_setting(session, "project_id", manifest.project_id)
-        put_setting(session, OFFLINE_KEY, info.to_json())
-        put_setting(session, "local_user", name)
-        put_setting(session, SEQUENCE_KEY, 0)
-        put_setting(session, PACKAGE_SECRET_KEY, content.package_secret)
+        put_setting(session, PROJECT_ID, manifest.project_id)
+        put_setting(session, OFFLINE_PROJECT, info.to_json())
+        put_setting(session, LOCAL_USER, name)
+        put_setting(session, PACKAGE_SEQUENCE, 0)
+        put_setting(session, PACKAGE_SECRET, content.package_secret)
         if manifest.project_name:
-            put_setting(session, "project_name", manifest.project_name)
+            put_setting(session, PROJECT_NAME, manifest.project_name)
         user = User(id=content.annotator_id, name=name)
         user.roles.append(UserRole(role=Role.ANNOTATOR.value))
         session.add(user)
@@ -105,7 +118,7 @@ def _fill(
         record(session, name, "unbundled", bundle_id=str(manifest.bundle_id))
         session.flush()
         # The earlier work came from the curator: it is not a change still to be sent.
-        put_setting(session, PACKAGED_KEY, own_change_count(session, name))
+        put_setting(session, PACKAGED_CHANGES, own_change_count(session, name))
 
 
 def _add_case(

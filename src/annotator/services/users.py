@@ -14,6 +14,7 @@ from annotator.errors import NotFound, PermissionDenied, ValidationError
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import User, UserRole
+from annotator.store.settings import LOCAL_USER
 
 SETUP_ACTOR = "(setup)"
 
@@ -101,14 +102,14 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
         record(session, actor, "user_added", after={"name": name, "roles": new_roles})
         session.flush()
         info = UserInfo(user.name, user.role_names)
-    if project.setting("local_user") is None and "curator" in info.roles:
+    if project.setting(LOCAL_USER) is None and "curator" in info.roles:
         # The first curator becomes this project's default identity on the command line.
-        project.set_setting("local_user", info.name)
+        project.set_setting(LOCAL_USER, info.name)
     return info
 
 
 def list_users(project: Project) -> list[UserInfo]:
-    with project.tx() as session:
+    with project.read() as session:
         users = session.scalars(select(User).order_by(User.name))
         return [UserInfo(u.name, u.role_names) for u in users]
 
@@ -124,7 +125,7 @@ def resolve_actor(project: Project, requested: str | None, password: str | None 
             raise ValidationError("an empty user name was given (--as or ANNOTATOR_USER)")
         actor = requested
     else:
-        local = project.setting("local_user")
+        local = project.setting(LOCAL_USER)
         actor = str(local) if local else SETUP_ACTOR
     if logins_required(project):
         authenticate(project, actor, password)
@@ -140,7 +141,7 @@ def logins_required(project: Project) -> bool:
     """
     if project.is_sqlite:
         return False
-    with project.tx() as session:
+    with project.read() as session:
         return session.scalars(
             select(User.id).where(User.password_hash.is_not(None)).limit(1)
         ).first() is not None
@@ -148,7 +149,7 @@ def logins_required(project: Project) -> bool:
 
 def authenticate(project: Project, name: str, password: str | None) -> None:
     """Raise PermissionDenied unless ``password`` is ``name``'s (same message either way)."""
-    with project.tx() as session:
+    with project.read() as session:
         user = session.scalars(select(User).where(User.name == name)).first()
         stored = user.password_hash if user is not None else None
     if password is None:

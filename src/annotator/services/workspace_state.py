@@ -29,8 +29,8 @@ from annotator.errors import StateError
 from annotator.services import annotating
 from annotator.services.annotating import EditResult
 from annotator.store.project import Project
+from annotator.store.settings import RESUME
 
-RESUME_PREFIX = "resume:"
 IDENTITY_FILE = "identity.json"
 IDLE_LIMIT_SECONDS = 60.0  # a gap longer than this between inputs is time away, not work
 
@@ -83,13 +83,13 @@ def remember_identity(project: Project, name: str, folder: Path | None = None) -
 
 def load_resume(project: Project, user: str) -> dict[str, Any]:
     """Where ``user`` left off: ``case_id``, ``exam`` and ``viewer`` (may be empty)."""
-    value = project.setting(RESUME_PREFIX + user, {})
+    value = project.setting(RESUME, user)
     return dict(value) if isinstance(value, dict) else {}
 
 
 def save_resume(project: Project, user: str, state: dict[str, Any]) -> None:
     """Store where ``user`` is now (one small setting row, overwritten)."""
-    project.set_setting(RESUME_PREFIX + user, dict(state))
+    project.set_setting(RESUME, dict(state), user)
 
 
 class ActiveClock:

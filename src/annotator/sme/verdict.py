@@ -87,23 +87,39 @@ def check_score(benchmark: Benchmark, value: Any) -> float:
     return number
 
 
-def missing_fields(benchmark: Benchmark, verdict: Verdict) -> list[str]:
-    """Fields a complete verdict needs that this one lacks (the submit check)."""
+def fields_that_apply(verdict: Verdict, has_flag_if: bool) -> tuple[str, ...]:
+    """The fields the answers so far make relevant, in the form's order.
+
+    An excluded output is judged by its clause and rationale only; a flagged one names its
+    failed condition (a "Flag if" choice, or free text when the benchmark has no such
+    clause). The form shows these and hides the rest; ``required_fields`` is the subset a
+    complete verdict needs.
+    """
+    if verdict.get("applicability") == "excluded":
+        return ("applicability", "exclusion_clause", "rationale")
+    fields = ["applicability", "outcome", "score"]
+    if verdict.get("applicability") == "applicable" and verdict.get("outcome") == "flag":
+        fields.append("flag_condition" if has_flag_if else "failure_reason")
+    return (*fields, "rationale")
+
+
+def required_fields(verdict: Verdict, has_flag_if: bool) -> tuple[str, ...]:
+    """The fields a complete verdict needs, given the answers so far (the submit check)."""
     applicability = verdict.get("applicability")
     if applicability is None:
-        return ["applicability"]
-    need: list[str] = []
+        return ("applicability",)
     if applicability == "excluded":
-        need = ["exclusion_clause", "rationale"]
-    else:
-        need = ["outcome", "score"]
-        if verdict.get("outcome") == "flag":
-            if flag_choices(benchmark.inclusion_criteria):
-                need.append("flag_condition")
-            else:
-                need.append("failure_reason")
-            need.append("rationale")
-    return [k for k in need if verdict.get(k) in (None, "")]
+        return ("exclusion_clause", "rationale")
+    if verdict.get("outcome") == "flag":
+        return ("outcome", "score", "flag_condition" if has_flag_if else "failure_reason",
+                "rationale")
+    return ("outcome", "score")
+
+
+def missing_fields(benchmark: Benchmark, verdict: Verdict) -> list[str]:
+    """Fields a complete verdict needs that this one lacks (the submit check)."""
+    has_flag_if = bool(flag_choices(benchmark.inclusion_criteria))
+    return [k for k in required_fields(verdict, has_flag_if) if verdict.get(k) in (None, "")]
 
 
 def stale_fields(benchmark: Benchmark, verdict: Verdict) -> list[str]:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from annotator import __version__
 from annotator.errors import ConflictError, ProjectError, StoreUnavailable
 from annotator.store.db import (
+    ReadOnlyViolation,
     make_engine,
     read_session_factory,
     read_transaction,
@@ -29,11 +30,20 @@ from annotator.store.db import (
     upgrade,
 )
 from annotator.store.images import ImageStore
-from annotator.store.schema import Case, Setting
+from annotator.store.schema import Case
+from annotator.store.settings import (
+    CREATED_WITH,
+    DEID_SEED,
+    PROJECT_ID,
+    Option,
+    get_setting,
+    put_setting,
+)
 
 DB_NAME = "project.sqlite"
 BACKUPS_KEPT = 5
 BACKUP_EVERY = timedelta(hours=1)
+T = TypeVar("T")
 
 
 @dataclass
@@ -65,6 +75,21 @@ class Project:
                 raise StoreUnavailable(f"the project store cannot be reached ({why})") from exc
             raise
 
+    def read_healing(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in a read transaction, or in a write one when it must write.
+
+        For reads that keep derived rows up to date (a case's conflicts detected again when
+        stale, e.g. after an app upgrade): almost always nothing is stale and the read takes
+        no write lock; when ``work`` does write, the read is refused whole
+        (``ReadOnlyViolation``, nothing written) and ``work`` runs again in a write transaction.
+        """
+        try:
+            with self.read() as session:
+                return work(session)
+        except ReadOnlyViolation:
+            with self.tx() as session:
+                return work(session)
+
     @contextmanager
     def tx(self) -> Iterator[Session]:
         """One transaction; a write that collided with another one is a ConflictError.
@@ -87,22 +112,18 @@ class Project:
                                        " of this change was saved") from exc
             raise
 
-    def setting(self, key: str, default: Any = None) -> Any:
+    def setting(self, option: Option[T], name: str = "") -> T:
+        """A project setting (declared in ``store.settings``), or its default."""
         with self.read() as session:
-            row = session.get(Setting, key)
-            return default if row is None else row.value
+            return get_setting(session, option, name)
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def set_setting(self, option: Option[T], value: T, name: str = "") -> None:
         with self.tx() as session:
-            row = session.get(Setting, key)
-            if row is None:
-                session.add(Setting(key=key, value=value))
-            else:
-                row.value = value
+            put_setting(session, option, value, name)
 
     @property
     def project_id(self) -> str:
-        return str(self.setting("project_id"))
+        return self.setting(PROJECT_ID)
 
     @property
     def is_sqlite(self) -> bool:
@@ -185,15 +206,18 @@ def _first_line(exc: BaseException) -> str:
 
 def _ensure_identity(project: Project) -> None:
     """Give a new project its id and de-identification seed (kept forever)."""
-    defaults: dict[str, Callable[[], str]] = {
-        "project_id": lambda: str(uuid.uuid4()),
-        "deid_seed": lambda: secrets.token_hex(16),
-        "created_with": lambda: __version__,
+    defaults: dict[Option[str], Callable[[], str]] = {
+        PROJECT_ID: lambda: str(uuid.uuid4()),
+        DEID_SEED: lambda: secrets.token_hex(16),
+        CREATED_WITH: lambda: __version__,
     }
-    with project.tx() as session:
-        for key, factory in defaults.items():
-            if session.get(Setting, key) is None:
-                session.add(Setting(key=key, value=factory()))
+    with project.read() as session:  # opening a project writes only when one is missing
+        missing = [option for option in defaults if not get_setting(session, option)]
+    if missing:
+        with project.tx() as session:
+            for option in missing:
+                if not get_setting(session, option):
+                    put_setting(session, option, defaults[option]())
 
 
 def project_is_empty(project: Project) -> bool:

@@ -13,17 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from annotator.errors import StateError
 from annotator.store.project import Project
-from annotator.store.schema import Setting
-
-OFFLINE_KEY = "offline_project"
-SEQUENCE_KEY = "package_sequence"  # the sequence number of the last package written
-PACKAGED_KEY = "packaged_changes"  # annotator history entries already in a package
-LAST_PACKAGE_KEY = "last_package"
-PACKAGE_SECRET_KEY = "package_secret"  # the bundle's secret packages are signed with
+from annotator.store.settings import OFFLINE_PROJECT
 
 
 @dataclass(frozen=True)
@@ -58,7 +50,7 @@ class OfflineInfo:
 
 def offline_info(project: Project) -> OfflineInfo | None:
     """The offline marker, or None for a curator's (or team) project."""
-    data = project.setting(OFFLINE_KEY)
+    data = project.setting(OFFLINE_PROJECT)
     return OfflineInfo.from_json(data) if isinstance(data, dict) else None
 
 
@@ -86,17 +78,3 @@ def require_offline_side(project: Project) -> OfflineInfo:
             "this is not one"
         )
     return info
-
-
-def put_setting(session: Session, key: str, value: Any) -> None:
-    """Set a setting inside the caller's transaction."""
-    row = session.get(Setting, key)
-    if row is None:
-        session.add(Setting(key=key, value=value))
-    else:
-        row.value = value
-
-
-def get_setting(session: Session, key: str, default: Any = None) -> Any:
-    row = session.get(Setting, key)
-    return default if row is None else row.value

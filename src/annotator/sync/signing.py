@@ -23,8 +23,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from annotator.store.settings import BUNDLE_KEY, get_setting, put_setting
 from annotator.sync.container import canonical_json
-from annotator.sync.offline import get_setting, put_setting
 
 _KEY_CONTEXT = b"annotator package signing key v1\x00"
 
@@ -55,22 +55,18 @@ def verify(key: bytes, manifest: Mapping[str, Any], signature: str | None) -> bo
     return hmac.compare_digest(sign(key, manifest), signature)
 
 
-def _setting_key(bundle_id: uuid.UUID) -> str:
-    return f"bundle_key:{bundle_id}"
-
-
 def remember_bundle_key(
     session: Session, bundle_id: uuid.UUID, annotator_id: uuid.UUID, secret_hex: str
 ) -> None:
     """At the curator: keep the derived key of a new bundle (never the secret itself)."""
-    put_setting(session, _setting_key(bundle_id), {
+    put_setting(session, BUNDLE_KEY, {
         "annotator_id": str(annotator_id), "key": signing_key(secret_hex).hex(),
-    })
+    }, str(bundle_id))
 
 
 def bundle_key(session: Session, bundle_id: uuid.UUID, annotator_id: uuid.UUID) -> bytes | None:
     """The key for packages from ``bundle_id``, if that bundle was made for ``annotator_id``."""
-    stored = get_setting(session, _setting_key(bundle_id))
+    stored = get_setting(session, BUNDLE_KEY, str(bundle_id))
     if not isinstance(stored, dict) or stored.get("annotator_id") != str(annotator_id):
         return None
     try:

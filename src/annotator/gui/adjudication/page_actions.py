@@ -7,13 +7,38 @@ detection and rebinding see all of them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from PySide6.QtGui import QAction
 
 from annotator.gui.actions import ActionRegistry
+from annotator.gui.adjudication.decision_panel import DecisionPanel, ItemsTable
 from annotator.gui.adjudication.keymap import PICK_LETTERS, REASON_KEYS, REVIEW_ACTIONS
+from annotator.gui.adjudication.queue_panel import QueuePanel
+from annotator.gui.context import GuiContext
 
-if TYPE_CHECKING:
-    from annotator.gui.adjudication.page import ReviewPage
+
+class ReviewPage(Protocol):
+    """What the actions reach on the review page (a QWidget: the actions are created on it).
+
+    A protocol, not the page class, so this module does not import the page that imports it.
+    """
+
+    context: GuiContext
+    panel: DecisionPanel
+    table: ItemsTable
+    queue: QueuePanel
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt's name
+    def pick(self, letter: str) -> None: ...
+    def edit(self) -> None: ...
+    def confirm(self) -> None: ...
+    def reopen(self) -> None: ...
+    def green_light(self) -> None: ...
+    def exclude(self) -> None: ...
+    def refresh(self, keep: str | None = None, keep_key: str | None = None) -> None: ...
+    def bulk_green(self) -> None: ...
+    def bulk_optional(self) -> None: ...
 
 
 def register_actions(page: ReviewPage) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,15 +35,9 @@ from PySide6.QtWidgets import (
 
 from annotator.export.settings import FIELDS
 from annotator.gui.context import GuiContext
+from annotator.gui.tasks import TaskProgress, run_task_in_background
 from annotator.gui.workers import run_in_background
 from annotator.services import export as service
-
-
-class _Progress(QObject):
-    """Carries the worker's progress calls to the GUI thread (queued across threads)."""
-
-    progressed = Signal(int, int, str)
-    """Emitted with (done, total, message) whenever the export reports progress."""
 
 
 class Page(QWidget):
@@ -51,8 +45,7 @@ class Page(QWidget):
         super().__init__()
         self.context = context
         self.result: Any = None
-        self.relay = _Progress(self)
-        self.relay.progressed.connect(self._on_progress)
+        self.task: TaskProgress | None = None  # the export under way
         layout = QHBoxLayout(self)
         layout.addWidget(self._preflight_box(), 4)
         layout.addWidget(self._card_box(), 4)
@@ -235,13 +228,13 @@ class Page(QWidget):
         return holder
 
     def start_export(self) -> None:
-        """Write the release off the GUI thread; progress and result come back as signals."""
+        """Write the release off the GUI thread, with progress and Cancel (``gui.tasks``)."""
         project = self.context.project
         if project is None or not self.out.text().strip():
             self.status.setText("Choose a new, empty folder for the release.")
             return
         out, previous = Path(self.out.text().strip()), self.previous.text().strip()
-        actor, emit = self.context.user or "", self.relay.progressed.emit
+        actor = self.context.user or ""
         options = {"version": self.version.text().strip() or None,
                    "date": self.date.text().strip() or None,
                    "previous": Path(previous) if previous else None,
@@ -251,16 +244,19 @@ class Page(QWidget):
         self.open_button.setEnabled(False)
         self.progress.setValue(0)
         self.status.setText("Exporting...")
-        run_in_background(
-            lambda: service.export_release(project, actor, out, progress=emit, **options),
+        self.task = run_task_in_background(
+            self, "Exporting the release",
+            lambda task: service.export_release(project, actor, out, task=task, **options),
             self._on_done, self._on_failed)
+        self.task.progressed.connect(self._on_progress)
 
-    def _on_progress(self, done: int, total: int, message: str) -> None:
-        self.progress.setMaximum(max(total, 1))
-        self.progress.setValue(done)
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setMaximum(1000)
+        self.progress.setValue(round(fraction * 1000))
         self.progress.setFormat(f"%p%  {message}")
 
     def _on_done(self, result: Any) -> None:
+        self.task = None
         self.result = result
         self.export_button.setEnabled(True)
         self.open_button.setEnabled(True)
@@ -270,6 +266,7 @@ class Page(QWidget):
         self.status.setText("\n".join(lines))
 
     def _on_failed(self, exc: BaseException) -> None:
+        self.task = None
         self.export_button.setEnabled(True)
         self.progress.setValue(0)
         self.status.setText(f"Export stopped: {exc}")

@@ -10,11 +10,13 @@ Tab "Agreement": Table 9's upper triangle and the selected pair's per-target fig
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -32,26 +34,17 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.errors import AnnotatorError
+from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
 from annotator.gui.judge.agreement_tab import AgreementTab
 from annotator.gui.judge.case_text import case_html, judges_html
 from annotator.gui.judge.form import ScoringForm
+from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
+from annotator.gui.undo import SetCommand
 from annotator.services import judge_review, judge_scoring
 from annotator.services.judge_agreement import judge_agreement
 
-
-class SetScore(QUndoCommand):
-    """One saved choice; undo saves the value it replaced (both go to the history)."""
-
-    def __init__(self, page: Page, item: uuid.UUID, key: str, old: Any, new: Any) -> None:
-        super().__init__(f"{key} = {new}")
-        self.page, self.item, self.key, self.old, self.new = page, item, key, old, new
-
-    def redo(self) -> None:
-        self.page.save(self.item, self.key, self.new)
-
-    def undo(self) -> None:
-        self.page.save(self.item, self.key, self.old)
+PAGE_ID = "judge"
 
 
 class Page(QWidget):
@@ -76,7 +69,7 @@ class Page(QWidget):
         if self.senior:
             self.tabs.addTab(conflicts, "Conflicts")
             self.tabs.addTab(self.agreement, "Agreement")
-        self._shortcuts()
+        self._register_actions()
         self.reload_items()
 
     # -- building ------------------------------------------------------------------------
@@ -140,23 +133,34 @@ class Page(QWidget):
         self._conflict_rows: list[judge_review.JudgeConflict] = []
         return tab
 
-    def _shortcuts(self) -> None:
-        keys: dict[str, Any] = {str(d): d for d in range(4)}
-        keys.update({letter: letter for letter in "EAU"})
-        for key, value in keys.items():
-            QShortcut(QKeySequence(key), self, lambda v=value: self.form.press(v))
-        moves = {
-            "Down": lambda: self.form.set_current(self.form.current + 1),
-            "Up": lambda: self.form.set_current(self.form.current - 1),
-            "Ctrl+Z": self.undo.undo,
-            "Ctrl+Y": self.undo.redo,
-            "Ctrl+Shift+Z": self.undo.redo,
-            "Ctrl+Return": self.submit,
-            "PgDown": lambda: self.items.setCurrentRow(self.items.currentRow() + 1),
-            "PgUp": lambda: self.items.setCurrentRow(max(self.items.currentRow() - 1, 0)),
+    def _handlers(self) -> dict[str, Callable[[], None]]:
+        def press(value: Any) -> Callable[[], None]:
+            return lambda: self.form.press(value)
+
+        return {
+            **{f"judge.score.{n}": press(n) for n in SCORES},
+            **{f"judge.label.{letter}": press(letter) for letter in LABELS},
+            "judge.row.next": lambda: self.form.set_current(self.form.current + 1),
+            "judge.row.previous": lambda: self.form.set_current(self.form.current - 1),
+            "judge.undo": self.undo.undo,
+            "judge.redo": self.undo.redo,
+            "judge.redo.shift": self.undo.redo,
+            "judge.submit": self.submit,
+            "judge.item.next": lambda: self.items.setCurrentRow(self.items.currentRow() + 1),
+            "judge.item.previous": lambda: self.items.setCurrentRow(
+                max(self.items.currentRow() - 1, 0)
+            ),
         }
-        for key, slot in moves.items():
-            QShortcut(QKeySequence(key), self, slot)
+
+    def _register_actions(self) -> None:
+        """The page's keys go through the window's registry (F1 lists them, rebinding works)."""
+        registry = self.context.actions
+        if registry is None:  # the page on its own (tests): a registry of its own
+            registry = ActionRegistry(self)
+            self.context.actions = registry
+        table = self._handlers()
+        for spec in JUDGE_ACTIONS:
+            registry.register(spec, table[spec.id], self, page=PAGE_ID)
 
     # -- scoring -------------------------------------------------------------------------
 
@@ -208,24 +212,31 @@ class Page(QWidget):
         """A choice from a button or a key: saved now, undoable."""
         if self.view is None or self.item is None or self.view.submitted:
             return
-        old = self.view.scores.get(key)
-        if old == value:
+        if self.view.scores.get(key) == value:
             return
-        self.undo.push(SetScore(self, self.item, key, old, value))
+        item = self.item
 
-    def save(self, item: uuid.UUID, key: str, value: Any) -> None:
+        def write(value: Any, _text: str) -> Any:
+            return self.save(item, key, value)
+
+        self.undo.push(SetCommand(f"{key} = {value}", write, value, self.refused))
+
+    def save(self, item: uuid.UUID, key: str, value: Any) -> Any:
+        """Save one score now and show it; returns the value the store replaced."""
         assert self.context.project is not None and self.context.user is not None
-        try:
-            judge_scoring.set_score(self.context.project, self.context.user, item, key, value)
-        except AnnotatorError as exc:
-            self.status.setText(str(exc))
-            return
+        previous = judge_scoring.set_score(
+            self.context.project, self.context.user, item, key, value
+        )
         if self.view is not None and item == self.item:
             if value is None:
                 self.view.scores.pop(key, None)
             else:
                 self.view.scores[key] = value
             self.form.show_values(self.view.scores)
+        return previous
+
+    def refused(self, exc: AnnotatorError) -> None:
+        self.status.setText(str(exc))
 
     def submit(self) -> None:
         if self.item is None or not self.ready:
@@ -300,6 +311,10 @@ class Page(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
+        # The scoring keys act within this page (page actions): start with the focus in it.
+        focus = QApplication.focusWidget()
+        if self.tabs.currentIndex() == 0 and not (focus is not None and self.isAncestorOf(focus)):
+            self.items.setFocus()
         if self.context.project is not None and self.senior:
             self.reload_conflicts()
             self.agreement.refresh()

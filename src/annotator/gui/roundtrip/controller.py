@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QWidget
 
 from annotator.gui.roundtrip import choosers
+from annotator.gui.roundtrip.host import RoundTripWindow
 from annotator.gui.roundtrip.keymap import (
     IMPORT_PACKAGES,
     MAKE_BUNDLE,
@@ -26,11 +27,11 @@ from annotator.gui.roundtrip.keymap import (
     SHOW_VIEW,
 )
 from annotator.gui.roundtrip.send_work import SendMyWork
-from annotator.gui.workers import run_in_background
+from annotator.gui.tasks import run_task_in_background
 from annotator.store.project import Project
+from annotator.tasks import TaskState
 
 if TYPE_CHECKING:
-    from annotator.gui.main_window import MainWindow
     from annotator.gui.roundtrip.view import RoundTripView
 
 MENU_STYLE = ("QToolButton { color: white; background: transparent; border: none; "
@@ -48,8 +49,8 @@ class RoundTripActions(QObject):
     failed = Signal(str)
     """A bundle could not be opened (the reason shown)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: RoundTripWindow) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # the window is a QWidget
         self.window = window
         self.opening = False
         self.curator = False
@@ -138,8 +139,8 @@ class RoundTripActions(QObject):
         self._set_opening(True)
         self.say(f"Opening the work bundle {Path(bundle).name}...")
 
-        def work() -> tuple[Any, Project]:
-            result = unbundle(Path(bundle), folder)
+        def work(task: TaskState) -> tuple[Any, Project]:
+            result = unbundle(Path(bundle), folder, task)
             return result, open_project(result.folder, create=False, backup=False)
 
         def done(value: tuple[Any, Project]) -> None:
@@ -159,7 +160,7 @@ class RoundTripActions(QObject):
             self.say(text, error=True)
             self.failed.emit(text)
 
-        run_in_background(work, done, fail)
+        run_task_in_background(self.window, "Opening the work bundle", work, done, fail)
 
     def _set_opening(self, opening: bool) -> None:
         self.opening = opening

@@ -9,17 +9,15 @@ written off the GUI thread to the file the annotator chose.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QToolButton, QWidget
 
 from annotator.gui.roundtrip import choosers
+from annotator.gui.roundtrip.host import RoundTripOwner
 from annotator.gui.roundtrip.keymap import SEND_WORK
 from annotator.gui.workers import run_in_background
-
-if TYPE_CHECKING:
-    from annotator.gui.roundtrip.controller import RoundTripActions
 
 COUNT_REFRESH_MS = 4000
 SEND_STYLE = ("QToolButton { background: #27ae60; color: white; border-radius: 3px; "
@@ -39,8 +37,8 @@ class SendMyWork(QObject):
     failed = Signal(str)
     """No package was written (the reason shown)."""
 
-    def __init__(self, owner: RoundTripActions) -> None:
-        super().__init__(owner)
+    def __init__(self, owner: RoundTripOwner) -> None:
+        super().__init__(owner)  # type: ignore[arg-type]  # the controller is a QObject
         self.owner = owner
         self.action = owner.actions[SEND_WORK]
         self.offline = False

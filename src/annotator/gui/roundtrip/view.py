@@ -32,9 +32,11 @@ from annotator.gui.context import GuiContext
 from annotator.gui.roundtrip import choosers
 from annotator.gui.roundtrip.keymap import IMPORT_PACKAGES, MAKE_BUNDLE
 from annotator.gui.roundtrip.models import ImportReportModel, RoundTripModel
+from annotator.gui.tasks import run_task_in_background
 from annotator.gui.workers import run_in_background
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import STATUSES, PackageImportReport
+from annotator.tasks import Cancelled
 
 ERROR_STYLE = "color: #b71c1c;"
 
@@ -212,8 +214,10 @@ class RoundTripView(QWidget):
             self._finish(f"Work bundle for {result.annotator}: {len(result.case_ids)} case(s), "
                          f"{result.images} image(s), written to {result.path}")
 
-        run_in_background(lambda: make_bundle(project, actor, annotator, path), done,
-                          lambda exc: self._finish(f"No bundle written: {exc}", error=True))
+        run_task_in_background(
+            self, f"Work bundle for {annotator}",
+            lambda task: make_bundle(project, actor, annotator, path, task), done,
+            lambda exc: self._finish(f"No bundle written: {exc}", error=True))
 
     # -- packages -------------------------------------------------------------------------
 
@@ -240,5 +244,13 @@ class RoundTripView(QWidget):
             lines = import_summary(results)
             self._finish("\n".join(t for t, _ in lines), rich=summary_html(lines))
 
-        run_in_background(lambda: import_packages(project, actor, list(paths)), done,
-                          lambda exc: self._finish(f"Import stopped: {exc}", error=True))
+        def fail(exc: BaseException) -> None:
+            if isinstance(exc, Cancelled) and exc.partial:
+                done(exc.partial)  # the packages imported before the cancel, each whole
+                self.say(f"Import cancelled after {len(exc.partial)} package(s).")
+                return
+            self._finish(f"Import stopped: {exc}", error=True)
+
+        run_task_in_background(
+            self, f"Importing {len(paths)} package(s)",
+            lambda task: import_packages(project, actor, list(paths), task), done, fail)

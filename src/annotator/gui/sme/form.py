@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.services.sme_review import BenchmarkCard
+from annotator.sme.verdict import fields_that_apply, required_fields
 
 PAUSE_MS = 700
 CHOICE_STYLE = "QPushButton:checked { background: #3a7bd5; color: white; font-weight: bold; }"
@@ -90,16 +91,17 @@ class VerdictForm(QWidget):
         self.clause_label = QLabel("Exclusion clause")
         self.condition_label = QLabel("Failed condition")
         self.failure_label = QLabel("Failure reason")
-        rows: list[tuple[QLabel, QWidget]] = [
-            (QLabel("Applicability"), self._row(self.applicability)),
-            (self.clause_label, self.clause),
-            (QLabel("Outcome"), self._row(self.outcome)),
-            (self.condition_label, self.condition),
-            (self.failure_label, self.failure),
-            (QLabel("Score"), self._score_row()),
-            (self.rationale_label, self.rationale),
-        ]
-        for r, (label, widget) in enumerate(rows):
+        rows: dict[str, tuple[QLabel, QWidget]] = {
+            "applicability": (QLabel("Applicability"), self._row(self.applicability)),
+            "exclusion_clause": (self.clause_label, self.clause),
+            "outcome": (QLabel("Outcome"), self._row(self.outcome)),
+            "flag_condition": (self.condition_label, self.condition),
+            "failure_reason": (self.failure_label, self.failure),
+            "score": (QLabel("Score"), self._score_row()),
+            "rationale": (self.rationale_label, self.rationale),
+        }
+        self.rows = rows  # verdict field -> its label and input, shown when the field applies
+        for r, (label, widget) in enumerate(rows.values()):
             grid.addWidget(label, r, 0)
             grid.addWidget(widget, r, 1)
         grid.setRowStretch(len(rows), 1)  # rows keep their height; spare room goes below
@@ -201,18 +203,13 @@ class VerdictForm(QWidget):
         self._visibility()
 
     def _visibility(self) -> None:
-        f, card = self.fields, self.card
-        excluded = f.get("applicability") == "excluded"
-        applicable = f.get("applicability") == "applicable"
-        flagged = applicable and f.get("outcome") == "flag"
-        has_flag_if = bool(card and card.flag_choices)
-        for widget in (self.clause, self.clause_label):
-            widget.setVisible(excluded)
-        for widget in (self.condition, self.condition_label):
-            widget.setVisible(flagged and has_flag_if)
-        for widget in (self.failure, self.failure_label):
-            widget.setVisible(flagged and not has_flag_if)
-        required = excluded or flagged
+        """Show the rows of the fields that apply, as the core's verdict rule says."""
+        has_flag_if = bool(self.card and self.card.flag_choices)
+        shown = fields_that_apply(self.fields, has_flag_if)
+        for key, widgets in self.rows.items():
+            for widget in widgets:
+                widget.setVisible(key in shown)
+        required = "rationale" in required_fields(self.fields, has_flag_if)
         self.rationale_label.setText("Rationale *" if required else "Rationale")
 
     @staticmethod

@@ -1,9 +1,10 @@
 """The verdict tab: the SME's queue (left), input / ground truth / output and their
 field-level diff (centre, with the verdict form), the benchmark card (right).
 
-Every choice is saved at once through ``sme_review.set_field`` as one QUndoCommand (undo
-saves the value it replaced); typed text is saved after a pause, a burst of typing being
-one undo step. The view comes from ``sme_review.view``, which is blind by construction.
+Every choice is saved at once through ``sme_review.set_field`` as one ``SetCommand`` (undo
+saves the value the store says it replaced); typed text is saved after a pause, a burst of
+typing in one field being one undo step. The view comes from ``sme_review.view``, which
+is blind by construction.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import uuid
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -33,6 +34,7 @@ from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
+from annotator.gui.undo import SetCommand
 from annotator.services import sme_review
 
 STATE_MARKS = {
@@ -47,49 +49,6 @@ STATE_TEXT = {
     "submitted": "submitted",
     "needs_recheck": "needs re-check (the benchmark changed)",
 }
-TEXT_MERGE_ID = 0x534D  # typed text of one field merges into one undo step
-
-
-class SetField(QUndoCommand):
-    """One saved field; undo saves the value it replaced (both go to the history).
-
-    The replaced value is the one the store returns, not what the page last showed. A save
-    that fails (store unreachable, verdict submitted elsewhere) leaves no undo step.
-    """
-
-    def __init__(
-        self, tab: VerdictTab, task: uuid.UUID, key: str, old: Any, new: Any, typed: bool
-    ) -> None:
-        super().__init__(f"{key} = {new}")
-        self.tab, self.task, self.key, self.old, self.new = tab, task, key, old, new
-        self.typed = typed
-        self.done_once = False
-
-    def id(self) -> int:
-        return TEXT_MERGE_ID if self.typed else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
-        if not isinstance(other, SetField) or (other.task, other.key) != (self.task, self.key):
-            return False
-        self.new = other.new  # undo still goes back to the value before the whole burst
-        self.setText(other.text())
-        if self.new == self.old:
-            self.setObsolete(True)
-        return True
-
-    def redo(self) -> None:
-        ok, previous = self.tab.save(self.task, self.key, self.new)
-        if not ok:
-            self.setObsolete(True)
-        elif not self.done_once:
-            self.old, self.done_once = previous, True
-
-    def undo(self) -> None:
-        ok, _previous = self.tab.save(self.task, self.key, self.old)
-        if not ok:
-            self.setObsolete(True)
-
-
 class VerdictTab(QWidget):
     def __init__(self, context: GuiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -308,27 +267,38 @@ class VerdictTab(QWidget):
     def _push(self, key: str, value: Any, typed: bool) -> None:
         if self.view is None or self.task is None or self.view.submitted:
             return
-        old = self.view.fields.get(key)
-        if old == value:
+        if self.view.fields.get(key) == value:
             return
-        self.undo.push(SetField(self, self.task, key, old, value, typed))
+        task = self.task
 
-    def save(self, task: uuid.UUID, key: str, value: Any) -> tuple[bool, Any]:
-        """Save one field now; (saved, the value it replaced). Errors go to the status line."""
-        try:
-            previous = sme_review.set_field(*self._who(), task, key, value)
-            view = sme_review.view(*self._who(), task) if task == self.task else None
-        except AnnotatorError as exc:
-            self.status.setText(str(exc))
-            if self.view is not None and task == self.task:
-                self.form.show_fields(self.view.fields)
-            return False, None
-        if view is not None:
+        def write(value: Any, _text: str) -> Any:
+            return self.save(task, key, value)
+
+        self.undo.push(SetCommand(
+            f"{key} = {value}", write, value, self.refused,
+            merge_key=(task, key) if typed else None,  # a burst of typing: one step
+        ))
+
+    def save(self, task: uuid.UUID, key: str, value: Any) -> Any:
+        """Save one field now and show it; returns the value the store replaced."""
+        previous = sme_review.set_field(*self._who(), task, key, value)
+        if task == self.task:
+            try:
+                view = sme_review.view(*self._who(), task)
+            except AnnotatorError as exc:  # saved, but not re-read: the undo step stays
+                self.status.setText(str(exc))
+                return previous
             self.view = view  # the missing fields and the state, as the store has them
             self.form.show_fields(view.fields)
             self._mark_row("in_progress" if view.state == "assigned" else view.state)
             self._state_text()
-        return True, previous
+        return previous
+
+    def refused(self, exc: AnnotatorError) -> None:
+        """A refused save: say why and show the fields as the store still has them."""
+        self.status.setText(str(exc))
+        if self.view is not None:
+            self.form.show_fields(self.view.fields)
 
     def _mark_row(self, state: str) -> None:
         row = self.queue.currentRow()

@@ -3,7 +3,7 @@
 A :class:`TextBinding` connects one text widget to a label: each keystroke restarts a
 single-shot timer; when the typing pauses (or the field loses focus, or the session
 flushes before a case switch, undo or submit) the text goes to the store as one edit.
-Consecutive saves of the same field merge into one undo step (see ``undo.EditCommand``),
+Consecutive saves of the same field merge into one undo step (see ``gui.undo.SetCommand``),
 so a burst of typing is one step and only a few store writes.
 """
 

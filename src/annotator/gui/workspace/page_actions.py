@@ -7,16 +7,49 @@ detection and rebinding see all of them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QTabWidget
 
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, label_key
 from annotator.gui.actions import ActionRegistry
+from annotator.gui.context import GuiContext
+from annotator.gui.workspace.case_list import CaseListPanel
 from annotator.gui.workspace.keymap import ANNOTATE_ACTIONS
+from annotator.gui.workspace.labels_panel import LabelsPanel
+from annotator.gui.workspace.layout import CaseHeader
+from annotator.gui.workspace.metadata_editor import MetadataEditor
+from annotator.gui.workspace.session import CaseSession
+from annotator.gui.workspace.viewer import ImageViewer
 from annotator.imaging.window import CT_PRESETS
 from annotator.services.order_board import Move
 
-if TYPE_CHECKING:
-    from annotator.gui.workspace.page import AnnotatePage
+
+class AnnotatePage(Protocol):
+    """What the actions reach on the annotate page (a QWidget: the actions are created on it).
+
+    A protocol, not the page class, so this module does not import the page that imports it.
+    """
+
+    context: GuiContext
+    session: CaseSession
+    exam: str
+    tabs: QTabWidget
+    header: CaseHeader
+    viewer: ImageViewer
+    labels_panel: LabelsPanel
+    metadata: MetadataEditor
+    case_list: CaseListPanel
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt's name
+    def move_exam(self, figure: str, move: Move) -> None: ...
+    def accept_exam(self) -> None: ...
+    def accept_all(self) -> None: ...
+    def submit(self) -> None: ...
+    def reopen(self) -> None: ...
+    def step_exam(self, step: int) -> None: ...
+    def step_case(self, step: int) -> None: ...
 
 
 def _cycle(values: tuple[str, ...], current: object) -> str:

@@ -2,7 +2,7 @@
 
 Widgets never write to the store themselves: they call :meth:`CaseSession.apply` with label
 edits built by the core (``draft_fixes``, ``order_board``), which pushes an
-:class:`EditCommand` onto the case's own undo stack. One stack per case lives in a
+a ``SetCommand`` (``gui/undo.py``) onto the case's own undo stack. One stack per case lives in a
 QUndoGroup, so undo history survives switching cases and coming back.
 """
 
@@ -16,7 +16,8 @@ from PySide6.QtGui import QUndoGroup, QUndoStack
 
 from annotator.domain import labels as L
 from annotator.errors import AnnotatorError, ConflictError, StoreUnavailable
-from annotator.gui.workspace.undo import EditCommand
+from annotator.gui.undo import SetCommand
+from annotator.gui.workspace.undo import MERGE_WINDOW_SECONDS, collapse, same_values
 from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView, EditResult
 from annotator.store.project import Project
@@ -127,8 +128,17 @@ class CaseSession(QObject):
             self.failed.emit(f"{self.view.case_id}: {why}")
             return False
         before, kept = self.writes, len(self.pending)
-        self.stack(self.view.case_id).push(
-            EditCommand(self, self.view.case_id, edits, text, merge_key)
+        case_id = self.view.case_id
+
+        def write(edits: list[L.LabelEdit], text: str) -> list[L.LabelEdit]:
+            return self.store(case_id, edits, text).inverse
+
+        self.stack(case_id).push(
+            SetCommand(
+                text, write, list(edits), self.report,
+                merge_key=(case_id, merge_key) if merge_key else None,
+                merge_window=MERGE_WINDOW_SECONDS, combine=collapse, same=same_values,
+            )
         )
         return self.writes > before or len(self.pending) > kept
 

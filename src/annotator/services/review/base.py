@@ -30,6 +30,7 @@ from annotator.store.schema import (
     CaseRevision,
     User,
 )
+from annotator.store.settings import REVIEW_REASON_CODES
 
 REVIEW_STATES = (CaseState.IN_REVIEW.value, CaseState.GREEN_LIT.value)
 
@@ -46,7 +47,7 @@ class CaseReview:
 
 def reason_codes(project: Project) -> tuple[str, ...]:
     """The project's short list of reason codes (setting ``review_reason_codes``)."""
-    codes = project.setting("review_reason_codes")
+    codes = project.setting(REVIEW_REASON_CODES)
     return tuple(str(c) for c in codes) if isinstance(codes, list) and codes else REASON_CODES
 
 
@@ -158,7 +159,7 @@ def review_of(
 
 def review_case(project: Project, case_id: str) -> CaseReview:
     """The case's final values, release content and what blocks its green light."""
-    with project.tx() as session:
+    with project.read() as session:
         return review_in(session, get_case(session, case_id))
 
 

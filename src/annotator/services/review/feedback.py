@@ -54,7 +54,7 @@ def _decided(state: str, open_conflicts: int) -> bool:
 
 def feedback(project: Project, annotator: str, case_id: str) -> CaseFeedback:
     """The annotator's own feedback on a decided case; StateError while it is undecided."""
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, annotator)
         case = get_case(session, case_id)
         return _feedback(session, case, str(user.id), annotator)
@@ -93,7 +93,7 @@ def _feedback(session: Any, case: Case, annotator_id: str, name: str) -> CaseFee
 
 def my_feedback(project: Project, annotator: str) -> list[CaseFeedback]:
     """Feedback on every decided case the annotator submitted (undecided ones are left out)."""
-    with project.tx() as session:
+    with project.read() as session:
         user = get_user(session, annotator)
         cases = session.scalars(
             select(Case)

@@ -171,16 +171,18 @@ def list_items(
 
     ``reader`` must be an adjudicator or curator: the items show each annotator's values.
     """
-    with project.tx() as session:
+    def read(session: Session) -> list[QueueItem]:
         require_reader_of_others(session, reader, "listing conflicts")
         cases, rows = _reviewed(session, case_ids, with_reviews=False)  # items only
-        items = [
+        return [
             item
             for case in cases
             for item in items_of(case, rows.detected[case.id], rows.decided[case.id])
             if (include_auto or item.kind == "conflict") and (not only_open or item.state == "open")
         ]
-    return sorted(items, key=sort_key)
+
+    # A write only when a case's detection is stale (it is detected again first).
+    return sorted(project.read_healing(read), key=sort_key)
 
 
 @dataclass(frozen=True)
@@ -249,10 +251,12 @@ def case_queue(
     With ``adjudicator``, only the cases assigned to them or to nobody. ``reader`` must be
     an adjudicator or curator.
     """
-    with project.tx() as session:
+    def read(session: Session) -> list[CaseEntry]:
         require_reader_of_others(session, reader, "the review queue")
         cases, rows = _reviewed(session, None, with_reviews=True)
-        entries = [_entry(case, rows) for case in cases]
+        return [_entry(case, rows) for case in cases]
+
+    entries = project.read_healing(read)
     if adjudicator is not None:
         entries = [e for e in entries if e.adjudicator in (None, adjudicator)]
     return sorted(entries, key=_queue_rank)
@@ -260,17 +264,19 @@ def case_queue(
 
 def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
     """One case's queue entry (the page updates a row after a decision without a reload)."""
-    with project.tx() as session:
+    def read(session: Session) -> CaseEntry:
         require_reader_of_others(session, reader, "the review queue")
         case = get_case(session, case_id)
         rows = load_rows(session, [case], [case.id], with_reviews=True)
         return _entry(case, rows)
 
+    return project.read_healing(read)
+
 
 def review_status(project: Project, reader: str) -> dict[str, Any]:
     """Counts for ``review --status``: conflicts by state, cases by state, open by type."""
     items = list_items(project, reader, include_auto=True)
-    with project.tx() as session:
+    with project.read() as session:
         states = list(session.scalars(select(Case.state)))
     by_type: dict[str, int] = {}
     for item in items:

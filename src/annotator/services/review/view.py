@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from annotator.domain.suggestions import figures
 from annotator.review.notes import Note, notes_of
@@ -55,7 +56,8 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
     and notes); ``viewer_block`` says why they may not decide this case, if so.
     """
     codes = reason_codes(project)
-    with project.tx() as session:
+
+    def read(session: Session) -> CaseDetail:
         user = require_reader_of_others(session, viewer, "showing a case's reviews")
         case = get_case(session, case_id)
         sync_case(session, case)
@@ -91,6 +93,9 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
             reason_codes=codes,
         )
 
+    # A write only when the case's detection is stale (it is detected again first).
+    return project.read_healing(read)
+
 
 @dataclass(frozen=True)
 class ExamImage:
@@ -102,7 +107,7 @@ class ExamImage:
 
 def case_images(project: Project, case_id: str) -> list[ExamImage]:
     """The image bytes of every exam of the case's current revision, in draft order."""
-    with project.tx() as session:
+    with project.read() as session:
         case = get_case(session, case_id)
         rows = {
             row.draft_path: row

@@ -159,6 +159,7 @@ def _apply(
         return
     scores = {**row.scores, **sheet}
     row.scores = scores
+    row.state = "in_progress"
     for key, value in sheet.items():
         record(
             session,
@@ -175,7 +176,8 @@ def _apply(
     if missing:
         report.drafts.append(f"{user.name} {item.case_id}: missing {', '.join(missing[:3])}")
         return
-    row.submitted_at = utcnow()
+    # As the rating engine's submit does: the state and the frozen values with the time.
+    row.state, row.submitted, row.submitted_at = "submitted", dict(scores), utcnow()
     report.submitted += 1
     record(
         session,

@@ -36,7 +36,7 @@ from annotator.gui.context import GuiContext
 from annotator.gui.judge.agreement_tab import AgreementTab
 from annotator.gui.judge.case_text import case_html, judges_html
 from annotator.gui.judge.form import ScoringForm
-from annotator.services import judge_review, judge_scoring
+from annotator.services import judge_review, judge_scoring, rating
 from annotator.services.judge_agreement import judge_agreement
 
 
@@ -216,7 +216,7 @@ class Page(QWidget):
     def save(self, item: uuid.UUID, key: str, value: Any) -> None:
         assert self.context.project is not None and self.context.user is not None
         try:
-            judge_scoring.set_score(self.context.project, self.context.user, item, key, value)
+            rating.JUDGE.set_field(self.context.project, self.context.user, item, key, value)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -232,7 +232,7 @@ class Page(QWidget):
             return
         assert self.context.project is not None and self.context.user is not None
         try:
-            judge_scoring.submit(self.context.project, self.context.user, self.item)
+            rating.JUDGE.submit(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -247,7 +247,7 @@ class Page(QWidget):
             return
         assert self.context.project is not None and self.context.user is not None
         try:
-            judges = judge_scoring.reveal(self.context.project, self.context.user, self.item)
+            judges = rating.JUDGE.reveal(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -279,7 +279,7 @@ class Page(QWidget):
         text = self.decision.text().strip()
         value: Any = int(text) if text.isdigit() else text
         try:
-            judge_review.adjudicate(
+            rating.JUDGE.adjudicate(
                 self.context.project,
                 self.context.user,
                 conflict.item_id,

@@ -1,7 +1,7 @@
 """The verdict tab: the SME's queue (left), input / ground truth / output and their
 field-level diff (centre, with the verdict form), the benchmark card (right).
 
-Every choice is saved at once through ``sme_review.set_field`` as one QUndoCommand (undo
+Every choice is saved at once through ``rating.SME.set_field`` as one QUndoCommand (undo
 saves the value it replaced); typed text is saved after a pause, a burst of typing being
 one undo step. The view comes from ``sme_review.view``, which is blind by construction.
 """
@@ -33,7 +33,7 @@ from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
-from annotator.services import sme_review
+from annotator.services import rating, sme_review
 
 STATE_MARKS = {
     "assigned": "○",
@@ -316,7 +316,7 @@ class VerdictTab(QWidget):
     def save(self, task: uuid.UUID, key: str, value: Any) -> tuple[bool, Any]:
         """Save one field now; (saved, the value it replaced). Errors go to the status line."""
         try:
-            previous = sme_review.set_field(*self._who(), task, key, value)
+            previous = rating.SME.set_field(*self._who(), task, key, value)
             view = sme_review.view(*self._who(), task) if task == self.task else None
         except AnnotatorError as exc:
             self.status.setText(str(exc))
@@ -355,7 +355,7 @@ class VerdictTab(QWidget):
             return
         self.form.flush()
         try:
-            sme_review.submit(*self._who(), self.task)
+            rating.SME.submit(*self._who(), self.task)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return

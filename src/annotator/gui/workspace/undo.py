@@ -1,4 +1,4 @@
-"""Undo over core edits: a QUndoCommand only adapts ``annotating.edit`` and its inverse.
+"""Undo over core edits: a QUndoCommand only adapts ``rating.CASES.set_fields`` and its inverse.
 
 Each command stores the edits it applied and the inverse edits the core returned, so undo
 is "apply the inverse" and redo is "apply the edits again", both as one transaction with

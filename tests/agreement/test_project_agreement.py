@@ -26,6 +26,7 @@ from annotator.services import annotating, rating
 from annotator.services.agreement import agreement_report
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
+from annotator.services.rating import engine as rating_engine
 from annotator.services.review import decisions
 from annotator.services.users import add_user
 from annotator.store.project import Project, open_project
@@ -121,7 +122,7 @@ def build_project(root: Path) -> Built:
     }
     clock = {"now": START}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(annotating, "utcnow", lambda: clock["now"])
+        patch.setattr(rating_engine, "utcnow", lambda: clock["now"])  # the submit time
         for n, (cid, name) in enumerate(placed):
             index = int(cid[1:])
             if index % 37 == 5 and name == min(a for c, a in placed if c == cid):

@@ -73,3 +73,40 @@ def test_rate_labels_a_case_from_the_command_line(
     assert any(entry.case_id == "T2" for entry in queue.case_queue(duo, "adj"))
     assert main([*base, "--as", "a1", "rate", "case", "T2", "--set", "difficulty"]) == 2
     assert "write KEY=VALUE" in capsys.readouterr().err
+
+
+def test_rate_brings_a_demo_case_to_review(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from annotator.services import workspace
+    from annotator.services.demo import PHYSICIANS, build_demo
+    from annotator.store.project import open_project
+
+    location = str(tmp_path / "demo")
+    build_demo(location)
+    project = open_project(location, create=False)
+    try:
+        open_work = {name: [r for r in workspace.case_list(project, name).rows
+                            if r.state != "submitted" and r.case_state == "annotating"]
+                     for name in PHYSICIANS}  # fmt: skip
+    finally:
+        project.close()
+    case_id = next(r.case_id for rows in open_work.values() for r in rows)
+    raters = [name for name, rows in open_work.items() if any(r.case_id == case_id for r in rows)]
+    said = ""
+    for name in raters:
+        base = ["--project", location, "--as", name, "rate", "case", case_id]
+        assert main([*base, "--show"]) == 0
+        missing = json.loads(capsys.readouterr().out)["missing"]
+        figures = sorted({m.split(":")[0] for m in missing if m.startswith("Figure")})
+        args = [*base, "--set", "difficulty=hard", "--set", "rarity=rare", "--submit"]
+        for figure in figures:
+            args += ["--set", f"importance:{figure}=essential", "--set", f"stage:{figure}=1"]
+        assert main(args) == 0
+        said = capsys.readouterr().out
+    assert said == f"submitted {case_id} (the case is in_review)\n"
+    project = open_project(location, create=False)
+    try:
+        assert workspace.case_row(project, raters[0], case_id).case_state == "in_review"
+    finally:
+        project.close()

@@ -157,30 +157,47 @@ class RatingKind(ABC):
         """Apply field edits atomically; refuses a stale ``expected_version``."""
         with project.tx() as session:
             loaded = self.load(session, actor, ref)
-            work: RatedWork = loaded.work
-            why = self.refuse_edit(loaded)
-            if why:
-                raise StateError(why)
-            if expected_version is not None and expected_version != work.version:
-                latest = "; ".join(f"{e.key} is now {work.values.get(e.key)!r}" for e in edits)
-                raise ConflictError(f"{self.title(loaded)}: changed elsewhere since it was "
-                                    f"opened ({latest}); nothing was saved: reload it")
-            checked = [FieldEdit(e.key, self.check(loaded, e.key, e.value)) for e in edits]
-            old = dict(work.values)
-            before = {e.key: old.get(e.key) for e in reversed(checked)}
-            changed = [e.key for e in checked if old.get(e.key) != e.value]
-            if not changed:
-                return SetResult(work.version, [], [], work.state, before)
-            new, inverse = apply_edits(old, checked)
-            for e in checked:
-                record(session, actor, action or self.set_action, key=e.key,
-                       before=old.get(e.key), after=e.value, **self.history(loaded))
-            work.values = new
-            work.updated_at = utcnow()
-            if work.state == "assigned":
-                work.state = "in_progress"
-            session.flush()
-            return SetResult(work.version, changed, inverse, work.state, before)
+            return self.set_in(
+                session, actor, loaded, edits, expected_version=expected_version, action=action
+            )
+
+    def set_in(
+        self,
+        session: Session,
+        actor: str,
+        loaded: Loaded,
+        edits: list[FieldEdit],
+        *,
+        expected_version: int | None = None,
+        action: str | None = None,
+        **detail: Any,
+    ) -> SetResult:
+        """:meth:`set_fields` inside the caller's transaction (an import applies many rows in
+        one); ``detail`` is added to every history entry."""
+        work: RatedWork = loaded.work
+        why = self.refuse_edit(loaded)
+        if why:
+            raise StateError(why)
+        if expected_version is not None and expected_version != work.version:
+            latest = "; ".join(f"{e.key} is now {work.values.get(e.key)!r}" for e in edits)
+            raise ConflictError(f"{self.title(loaded)}: changed elsewhere since it was "
+                                f"opened ({latest}); nothing was saved: reload it")
+        checked = [FieldEdit(e.key, self.check(loaded, e.key, e.value)) for e in edits]
+        old = dict(work.values)
+        before = {e.key: old.get(e.key) for e in reversed(checked)}
+        changed = [e.key for e in checked if old.get(e.key) != e.value]
+        if not changed:
+            return SetResult(work.version, [], [], work.state, before)
+        new, inverse = apply_edits(old, checked)
+        for e in checked:
+            record(session, actor, action or self.set_action, key=e.key,
+                   before=old.get(e.key), after=e.value, **self.history(loaded), **detail)
+        work.values = new
+        work.updated_at = utcnow()
+        if work.state == "assigned":
+            work.state = "in_progress"
+        session.flush()
+        return SetResult(work.version, changed, inverse, work.state, before)
 
     def set_field(
         self, project: Project, actor: str, ref: Any, key: str, value: Any,
@@ -198,18 +215,22 @@ class RatingKind(ABC):
         """Freeze the row's values; the kind refuses an incomplete one and says what a submit
         moves (a case's state: returned)."""
         with project.tx() as session:
-            loaded = self.load(session, actor, ref)
-            work: RatedWork = loaded.work
-            if work.state == SUBMITTED:
-                return self.resubmitted(loaded)
-            snapshot = self.ready(session, loaded)
-            work.state = SUBMITTED
-            work.submitted = snapshot
-            work.submitted_at = utcnow()
-            work.needs_recheck = False
-            record(session, actor, self.submit_action, **self.submit_history(loaded, snapshot))
-            session.flush()
-            return self.after_submit(session, actor, loaded)
+            return self.submit_in(session, actor, self.load(session, actor, ref))
+
+    def submit_in(self, session: Session, actor: str, loaded: Loaded, **detail: Any) -> Any:
+        """:meth:`submit` inside the caller's transaction; ``detail`` goes to the history."""
+        work: RatedWork = loaded.work
+        if work.state == SUBMITTED:
+            return self.resubmitted(loaded)
+        snapshot = self.ready(session, loaded)
+        work.state = SUBMITTED
+        work.submitted = snapshot
+        work.submitted_at = utcnow()
+        work.needs_recheck = False
+        record(session, actor, self.submit_action, **self.submit_history(loaded, snapshot),
+               **detail)
+        session.flush()
+        return self.after_submit(session, actor, loaded)
 
     def submit_history(self, loaded: Loaded, snapshot: dict[str, Any]) -> dict[str, Any]:
         """What the submit's history entry holds (the frozen values, by default)."""

@@ -56,3 +56,8 @@ def test_a_judged_output_through_the_engine(team: Any) -> None:
                 if e.actor == "a1" and e.key == "diagnosis"]  # fmt: skip
     assert decided == [(None, 2), (2, 3)]
     assert sets[:3] == [(None, 1), (1, 3), (3, 1)]
+    trail = engine.trail(team, "a1", item)
+    assert [(t["key"], t["before"], t["after"]) for t in trail[:3]] == [
+        ("diagnosis", None, 1), ("diagnosis", 1, 3), ("diagnosis", 3, 1)]
+    assert trail[-1]["action"] == "judge_scores_submitted"
+    assert engine.trail(team, other, item)[0]["action"] == "judge_score_set"

@@ -71,6 +71,11 @@ def test_rate_labels_a_case_from_the_command_line(
     assert "submitted T2 (the case is in_review)" in out
     assert annotating.view(duo, "a1", "T2").labels["comment"] == "seen twice"
     assert any(entry.case_id == "T2" for entry in queue.case_queue(duo, "adj"))
+    assert main([*base, "--as", "a2", "rate", "case", "T2", "--history"]) == 0
+    trail = json.loads(capsys.readouterr().out)
+    assert trail[-1]["action"] == "submitted"
+    assert {"action": "label", "key": "comment", "before": None, "after": "seen twice"} in [
+        {k: t[k] for k in ("action", "key", "before", "after")} for t in trail]
     assert main([*base, "--as", "a1", "rate", "case", "T2", "--set", "difficulty"]) == 2
     assert "write KEY=VALUE" in capsys.readouterr().err
 

@@ -46,3 +46,7 @@ def test_an_sme_task_through_the_engine(sme: Any) -> None:  # noqa: F811
         found = entries(s, action="sme_adjudicated")
         decided = [(e.key, e.after, e.detail["reason"]) for e in found]
     assert decided == [("applicability", "applicable", "criteria met")]
+    trail = [(t["action"], t["key"], t["after"]) for t in engine.trail(sme, a, task)]
+    assert trail[:3] == [("sme_field_set", "outcome", "pass"), ("sme_field_set", "outcome", "flag"),
+                         ("sme_field_set", "outcome", "pass")]
+    assert trail[-1][0] == "sme_submitted"

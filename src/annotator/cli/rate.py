@@ -31,6 +31,8 @@ def _options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument("--submit", action="store_true")
     p.add_argument("--show", action="store_true", help="print the blind view as JSON")
+    p.add_argument("--history", action="store_true",
+                   help="print your own history on the item as JSON")
 
 
 def register(subparsers: Any) -> None:
@@ -85,8 +87,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
         moved = kind.submit(project, actor, ref)
         print(f"submitted {name}" + (f" (the case is {moved})" if isinstance(moved, str) else ""))
     shown = kind.blind_view(project, actor, ref)
-    if args.show:
+    if args.history:
+        print_json(kind.trail(project, actor, ref))
+    elif args.show:
         print_json(shown)
-    elif not args.submit:
+    elif not args.submit and not args.history:
         print(f"{name}: {shown['state']}; still needed: {', '.join(shown['missing']) or 'nothing'}")
     return 0

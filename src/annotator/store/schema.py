@@ -395,7 +395,7 @@ class SmeVerdict(RatedWork):
         ForeignKey("sme_tasks.id"), nullable=True, index=True
     )
     # The benchmark version the verdict was given against.
-    benchmark_version: Mapped[int] = mapped_column(Integer, nullable=True)
+    benchmark_version: Mapped[int] = mapped_column(Integer, nullable=True, default=1)
     reviewer_id: Mapped[uuid.UUID] = synonym("rater_id")
     fields: Mapped[dict[str, Any]] = synonym("values")
     __mapper_args__ = {"polymorphic_identity": "sme"}

@@ -23,7 +23,7 @@ from annotator.errors import ConflictError, StateError, ValidationError
 from annotator.services.users import require_reader_of_others, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Decision, RatedWork, utcnow
+from annotator.store.schema import Decision, HistoryEntry, RatedWork, utcnow
 
 # One field edit: set ``key`` to ``value`` (None clears it). The label map's edit, for all kinds.
 FieldEdit = LabelEdit
@@ -261,6 +261,23 @@ class RatingKind(ABC):
                 "revealed": self.revealed(session, loaded) if submitted else None,
             }
 
+    def trail(self, project: Project, actor: str, ref: Any) -> list[dict[str, Any]]:
+        """The rater's own history on the item, oldest first (sets with the value each
+        replaced, submits, reopenings): the append-only record undo and audits read."""
+        with project.read() as session:
+            names = self.history(self.load(session, actor, ref))
+            rows = session.scalars(
+                select(HistoryEntry)
+                .where(HistoryEntry.actor == actor)
+                .order_by(HistoryEntry.at, HistoryEntry.id)
+            )
+            return [
+                {"at": e.at.isoformat(), "action": e.action, "key": e.key,
+                 "before": e.before, "after": e.after}
+                for e in rows
+                if all(_named(e, k) == v for k, v in names.items())
+            ]  # fmt: skip
+
     def conflicts(self, project: Project, actor: str, item_ref: Any) -> dict[str, str]:
         """The item's conflicting fields under the kind's rule (seniors and curators only)."""
         with project.read() as session:
@@ -301,6 +318,13 @@ class RatingKind(ABC):
             record(session, actor, self.adjudicate_action, key=key,
                    before=old[-1].value if old else None, after=value, reason=reason,
                    **self.decision_history(item))
+
+
+def _named(entry: HistoryEntry, name: str) -> Any:
+    """What a history entry says of one name: its own column, else its detail."""
+    if name in ("case_pk", "annotation_id"):
+        return getattr(entry, name)
+    return entry.detail.get(name)
 
 
 def supersede(

@@ -22,10 +22,11 @@ from annotator import cli
 from annotator.agreement.report import family
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, LabelEdit
 from annotator.errors import PermissionDenied
-from annotator.services import annotating
+from annotator.services import annotating, rating
 from annotator.services.agreement import agreement_report
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
+from annotator.services.rating import engine as rating_engine
 from annotator.services.review import decisions
 from annotator.services.users import add_user
 from annotator.store.project import Project, open_project
@@ -121,7 +122,7 @@ def build_project(root: Path) -> Built:
     }
     clock = {"now": START}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(annotating, "utcnow", lambda: clock["now"])
+        patch.setattr(rating_engine, "utcnow", lambda: clock["now"])  # the submit time
         for n, (cid, name) in enumerate(placed):
             index = int(cid[1:])
             if index % 37 == 5 and name == min(a for c, a in placed if c == cid):
@@ -135,9 +136,9 @@ def build_project(root: Path) -> Built:
             if index % 2 == 0:  # half the time through "accept suggestions", then edits
                 annotating.accept_suggestions(project, name, cid)
             edits = [LabelEdit(k, v) for k, v in labels.items()]
-            annotating.edit(project, name, cid, edits)
+            rating.CASES.set_fields(project, name, cid, edits)
             clock["now"] = START + timedelta(days=index // 4, minutes=n)
-            annotating.submit(project, name, cid)
+            rating.CASES.submit(project, name, cid)
             final = annotating.view(project, name, cid).labels
             data.submitted.setdefault(cid, {})[name] = final
             data.when.setdefault(cid, {})[name] = clock["now"]

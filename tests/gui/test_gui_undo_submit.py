@@ -99,14 +99,14 @@ def test_reopen_a_submitted_case(qtbot, page, gui_project) -> None:  # type: ign
 
 
 def test_reopen_refused_after_adjudication_is_said_inline(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
-    from annotator.services import annotating
+    from annotator.services import annotating, rating
     from annotator.services.review import decisions
 
     qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)
     page.submit()
     annotating.accept_suggestions(gui_project, "a2", "T1")
     annotating.set_label(gui_project, "a2", "T1", "importance", "Figure 3", "essential")
-    annotating.submit(gui_project, "a2", "T1")
+    rating.CASES.submit(gui_project, "a2", "T1")
     decisions.decide(gui_project, "adj", "T1", "importance:Figure 3", "optional", "protocol")
     page.reopen()
     assert "locked" in page.header.error.text()

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from annotator.gui.context import GuiContext
 from annotator.gui.pages.judge import Page
 from annotator.resources import judged_runs_dir
-from annotator.services import judge_scoring
+from annotator.services import judge_scoring, rating
 from annotator.services.judge_import import import_runs
 
 RUNS = sorted(judged_runs_dir().glob("*.benchmark_full.json"))
@@ -97,7 +97,7 @@ def test_undo_restores_what_the_store_held_not_what_the_page_showed(
     item = page.item
     assert item is not None
     # The same physician scores in another window after this page was opened.
-    judge_scoring.set_score(team, "a1", item, "diagnosis", 1)
+    rating.JUDGE.set_field(team, "a1", item, "diagnosis", 1)
     page.choose("diagnosis", 3)
     assert _store(team, item)["diagnosis"] == 3
     page.undo.undo()

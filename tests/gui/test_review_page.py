@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.domain.labels import LabelEdit
-from annotator.services import annotating
+from annotator.services import annotating, rating
 from annotator.services.review import base
 from annotator.services.review.queue import list_items
 from annotator.store.history import entries
@@ -21,8 +21,8 @@ def _submit(project: Any, name: str, case_id: str, labels: dict[str, Any] | None
     annotating.accept_suggestions(project, name, case_id)
     edits = [LabelEdit(k, v) for k, v in (labels or {}).items()]
     if edits:
-        annotating.edit(project, name, case_id, edits)
-    annotating.submit(project, name, case_id)
+        rating.CASES.set_fields(project, name, case_id, edits)
+    rating.CASES.submit(project, name, case_id)
 
 
 def _set(value: Any) -> dict[str, Any]:

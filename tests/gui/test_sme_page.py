@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QPlainTextEdit, Q
 
 from annotator.gui.context import GuiContext
 from annotator.gui.pages.sme import SmePage
-from annotator.services import sme_review
+from annotator.services import rating, sme_review
 from annotator.services.sme_import import import_benchmarks, import_items
 from annotator.store.project import open_project
 from sme.specs import valid_set
@@ -192,8 +192,8 @@ def test_blind_before_submit_and_the_automated_verdict_after(qtbot: Any, sme: An
     for key, value in (("applicability", "applicable"), ("outcome", "flag"),
                        ("failure_reason", "secret reason"), ("score", 0.7),
                        ("rationale", "OTHER-SME-RATIONALE")):  # fmt: skip
-        sme_review.set_field(sme, other, task, key, value)
-    sme_review.submit(sme, other, task)
+        rating.SME.set_field(sme, other, task, key, value)
+    rating.SME.submit(sme, other, task)
 
     page = _page(qtbot, sme)
     _open(page, "it-03", "A-NEG1")
@@ -348,7 +348,7 @@ def test_a_save_the_store_refuses_leaves_no_undo_step(
     def down(*_args: object) -> None:
         raise StoreUnavailable("the team store at db.example is not answering")
 
-    monkeypatch.setattr(sme_review, "set_field", down)
+    monkeypatch.setattr(rating.SME, "set_field", down)
     _key(qtbot, page, "P")
     assert "not answering" in page.verdict.status.text()
     assert page.verdict.undo.count() == 1  # only "applicable"
@@ -365,8 +365,8 @@ def test_the_queue_filters_by_benchmark_and_shows_a_re_check(
 
     task = sme_review.task_of(sme, "it-01", "A-NEG2")
     for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
-        sme_review.set_field(sme, "a1", task, key, value)
-    sme_review.submit(sme, "a1", task)
+        rating.SME.set_field(sme, "a1", task, key, value)
+    rating.SME.submit(sme, "a1", task)
     # The benchmark's criteria change: a1's submitted verdict goes back for a re-check.
     inclusion = benchmark()["inclusion_criteria"].replace("entirely", "or invents one")
     write(tmp_path, "a-neg2.yaml", benchmark(inclusion_criteria=inclusion))
@@ -396,8 +396,8 @@ def test_a_re_check_after_a_smaller_scale_says_which_answer_to_give_again(
 
     task = sme_review.task_of(sme, "it-02", "A-NEG2")
     for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
-        sme_review.set_field(sme, "a1", task, key, value)
-    sme_review.submit(sme, "a1", task)
+        rating.SME.set_field(sme, "a1", task, key, value)
+    rating.SME.submit(sme, "a1", task)
     scale = {"min_value": 0, "max_value": 3, "descriptions": {3: "correct", 0: "wrong"}}
     write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale, threshold=2,
                                             concept="Double negatives. Threshold: 2."))  # fmt: skip

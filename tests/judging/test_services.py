@@ -14,7 +14,7 @@ from annotator.cli import main
 from annotator.errors import StateError, ValidationError
 from annotator.judging.runfile import load_run
 from annotator.resources import judged_runs_dir
-from annotator.services import judge_review, judge_scoring
+from annotator.services import judge_review, judge_scoring, rating
 from annotator.services.judge_agreement import judge_agreement
 from annotator.services.judge_csv import import_scores_csv
 from annotator.services.judge_import import import_runs
@@ -70,10 +70,10 @@ def test_a_refused_file_writes_nothing(team: Any, tmp_path: Path) -> None:
 def _fill(project: Any, who: str, item: Any, base: int, label: str = "A") -> None:
     view = judge_scoring.view(project, who, item)
     for key in ("diagnosis", "localization", "differential_list"):
-        judge_scoring.set_score(project, who, item, key, base)
+        rating.JUDGE.set_field(project, who, item, key, base)
     for dx in view.trajectory:
-        judge_scoring.set_score(project, who, item, f"trajectory/{dx}/score", base)
-        judge_scoring.set_score(project, who, item, f"trajectory/{dx}/label", label)
+        rating.JUDGE.set_field(project, who, item, f"trajectory/{dx}/score", base)
+        rating.JUDGE.set_field(project, who, item, f"trajectory/{dx}/label", label)
 
 
 def test_blinding_scoring_reveal_conflict_and_agreement(team: Any) -> None:
@@ -88,27 +88,27 @@ def test_blinding_scoring_reveal_conflict_and_agreement(team: Any) -> None:
         assert secret not in blob
     assert view.judges == {}
     with pytest.raises(StateError):
-        judge_scoring.reveal(team, "a1", item)
+        rating.JUDGE.reveal(team, "a1", item)
     with pytest.raises(ValidationError):
-        judge_scoring.set_score(team, "a1", item, "diagnosis", 4)
+        rating.JUDGE.set_field(team, "a1", item, "diagnosis", 4)
     with pytest.raises(ValidationError, match="not scored yet"):
-        judge_scoring.submit(team, "a1", item)
+        rating.JUDGE.submit(team, "a1", item)
     _fill(team, "a1", item, 3)
-    judge_scoring.submit(team, "a1", item)
-    assert set(judge_scoring.reveal(team, "a1", item)) == {"rule", "llm"}
+    rating.JUDGE.submit(team, "a1", item)
+    assert set(rating.JUDGE.reveal(team, "a1", item)) == {"rule", "llm"}
     assert judge_scoring.view(team, "a1", item).judges["rule"]["reasons"]
     with pytest.raises(StateError):
-        judge_scoring.set_score(team, "a1", item, "diagnosis", 0)
+        rating.JUDGE.set_field(team, "a1", item, "diagnosis", 0)
     # The other physician on the item scores it unacceptable: a conflict on every key.
     other = next(
         n for n in ("a2", "a3") if item in [i for i, _, _ in judge_scoring.my_items(team, n)]
     )
     _fill(team, other, item, 0, "U")
-    judge_scoring.submit(team, other, item)
+    rating.JUDGE.submit(team, other, item)
     found = judge_review.list_conflicts(team, "adj")
     assert {c.key for c in found} >= {"diagnosis", "localization", "differential_list"}
     assert "acceptable" in found[0].reason or "labels differ" in found[0].reason
-    judge_review.adjudicate(team, "adj", item, "diagnosis", 2, "rubric level 2 fits")
+    rating.JUDGE.adjudicate(team, "adj", item, "diagnosis", 2, "rubric level 2 fits")
     assert {c.key for c in judge_review.list_conflicts(team, "adj", open_only=True)} == {
         c.key for c in found
     } - {"diagnosis"}
@@ -123,8 +123,8 @@ def test_history_records_each_score(team: Any) -> None:
     import_runs(team, "cu", RUNS[:1])
     judge_scoring.assign(team, "cu", 1)
     item = judge_scoring.my_items(team, "a1")[0][0]
-    judge_scoring.set_score(team, "a1", item, "diagnosis", 2)
-    judge_scoring.set_score(team, "a1", item, "diagnosis", 1)
+    rating.JUDGE.set_field(team, "a1", item, "diagnosis", 2)
+    rating.JUDGE.set_field(team, "a1", item, "diagnosis", 1)
     with team.tx() as s:
         sets = [e for e in entries(s, action="judge_score_set") if e.actor == "a1"]
     assert [(e.before, e.after) for e in sets] == [(None, 2), (2, 1)]

@@ -21,6 +21,7 @@ from annotator.services import (
     export,
     judge_review,
     judge_scoring,
+    rating,
     sme_adjudication,
     sme_results,
     sme_review,
@@ -102,7 +103,7 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
         "sme_results": lambda: sme_results.results(p, CURATOR),
         "judge_items": lambda: judge_scoring.my_items(p, ADA),
         "judge_view": lambda: judge_scoring.view(p, ADA, item),
-        "judge_reveal": lambda: judge_scoring.reveal(p, ADA, submitted_item),
+        "judge_reveal": lambda: rating.JUDGE.reveal(p, ADA, submitted_item),
         "judge_may_see_runs": lambda: judge_scoring.may_see_runs(p, SENIOR),
         "judge_conflicts": lambda: judge_review.list_conflicts(p, SENIOR),
         "judge_ratings": lambda: judge_review.all_ratings(p, SENIOR),
@@ -111,7 +112,7 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
         ),
         "judge_agreement": lambda: judge_agreement(p, SENIOR),
         "sme_task_of": lambda: sme_review.task_of(p, first.item_id, first.benchmark),
-        "sme_reveal": lambda: sme_review.reveal(p, ADA, submitted_task),
+        "sme_reveal": lambda: rating.SME.reveal(p, ADA, submitted_task),
         "repair_dry_run": lambda: repair_case_states(p, CURATOR, dry_run=True),
     }
 

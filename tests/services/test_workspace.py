@@ -8,7 +8,14 @@ import pytest
 
 from annotator.domain.labels import LabelEdit
 from annotator.errors import NotFound, ValidationError
-from annotator.services import annotating, draft_fixes, order_board, workspace, workspace_state
+from annotator.services import (
+    annotating,
+    draft_fixes,
+    order_board,
+    rating,
+    workspace,
+    workspace_state,
+)
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
 from annotator.services.order_board import Move
@@ -40,7 +47,7 @@ def test_case_list_progress_filter_and_search(imported) -> None:  # type: ignore
     assert all(r.done == 0 and r.required == 8 and r.state == "assigned" for r in listing.rows)
 
     annotating.accept_suggestions(imported, "a1", "T1")
-    annotating.submit(imported, "a1", "T1")
+    rating.CASES.submit(imported, "a1", "T1")
     annotating.set_label(imported, "a1", "T2", "importance", "Figure 1", "optional")
     listing = workspace.case_list(imported, "a1")
     by_id = {r.case_id: r for r in listing.rows}
@@ -123,7 +130,8 @@ def test_board_moves_apply_through_the_service(imported) -> None:  # type: ignor
         ("Figure 3", Move("unranked")),
     ):
         labels = annotating.view(imported, "a1", "T1").labels
-        annotating.edit(imported, "a1", "T1", order_board.move_edits(labels, FIGS, figure, move))
+        edits = order_board.move_edits(labels, FIGS, figure, move)
+        rating.CASES.set_fields(imported, "a1", "T1", edits)
     labels = annotating.view(imported, "a1", "T1").labels
     assert [labels[f"stage:{f}"]["value"] for f in FIGS] == [1, 1, None]
 
@@ -154,7 +162,7 @@ def test_diagnosis_reference_is_the_final_diagnosis(imported) -> None:  # type: 
     content = annotating.view(imported, "a1", "T1").content
     edits = draft_fixes.rubric_edits(content, {}, "Diagnosis", "reference_answer", "NMOSD")
     assert edits == draft_fixes.final_diagnosis_edits(content, "NMOSD")
-    annotating.edit(imported, "a1", "T1", edits)
+    rating.CASES.set_fields(imported, "a1", "T1", edits)
     labels = annotating.view(imported, "a1", "T1").labels
     assert draft_fixes.final_diagnosis(content, labels) == "NMOSD"
     assert draft_fixes.effective(content, labels, draft_fixes.DIAGNOSIS_KEY) == "NMOSD"
@@ -215,5 +223,5 @@ def test_active_time_accumulates_in_the_annotation(imported) -> None:  # type: i
     workspace_state.add_active_time(imported, "a1", "T1", 12)
     assert annotating.view(imported, "a1", "T1").labels["active_seconds"] == 42.2
     annotating.accept_suggestions(imported, "a1", "T1")
-    annotating.submit(imported, "a1", "T1")
+    rating.CASES.submit(imported, "a1", "T1")
     assert workspace_state.add_active_time(imported, "a1", "T1", 5) is None

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from annotator.cli import main
 from annotator.errors import NotFound, PermissionDenied, StateError, ValidationError
-from annotator.services import sme_adjudication, sme_review
+from annotator.services import rating, sme_adjudication, sme_review
 from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme_results import results
 from annotator.store.history import entries
@@ -73,8 +73,8 @@ def _reviewers(project: Any, task: Any) -> list[str]:
 
 def _give(project: Any, who: str, task: Any, **fields: Any) -> None:
     for key, value in fields.items():
-        sme_review.set_field(project, who, task, key, value)
-    sme_review.submit(project, who, task)
+        rating.SME.set_field(project, who, task, key, value)
+    rating.SME.submit(project, who, task)
 
 
 PASS = {"applicability": "applicable", "outcome": "pass", "score": 4}
@@ -136,7 +136,7 @@ def test_blinding_in_the_service_layer(sme: Any) -> None:
     view = sme_review.view(sme, first, task)
     assert view.automated is None and "copilot" not in repr(view)  # no system name either
     with pytest.raises(StateError, match="submit your verdict"):
-        sme_review.reveal(sme, first, task)
+        rating.SME.reveal(sme, first, task)
     with pytest.raises(NotFound):
         sme_review.view(sme, outsider, task)  # not assigned: cannot read the item's verdicts
     _give(sme, second, task, applicability="applicable", outcome="pass", score=0.9)
@@ -148,7 +148,7 @@ def test_blinding_in_the_service_layer(sme: Any) -> None:
     _give(sme, first, task, applicability="applicable", outcome="pass", score=1.0)
     after = sme_review.view(sme, first, task)
     assert after.submitted and after.automated == {"score": 0.9, "outcome": "pass", "judge": "llm"}
-    assert sme_review.reveal(sme, first, task) == after.automated
+    assert rating.SME.reveal(sme, first, task) == after.automated
 
 
 def test_view_shows_json_pretty_and_field_diff(sme: Any) -> None:
@@ -171,24 +171,24 @@ def test_view_shows_json_pretty_and_field_diff(sme: Any) -> None:
 def test_autosave_undo_submit_and_history(sme: Any) -> None:
     task = _task(sme, "it-02")
     who = _reviewers(sme, task)[0]
-    assert sme_review.set_field(sme, who, task, "applicability", "excluded") is None
-    assert sme_review.set_field(sme, who, task, "applicability", "applicable") == "excluded"
-    previous = sme_review.set_field(sme, who, task, "score", 3)
-    sme_review.set_field(sme, who, task, "score", previous)  # undo
+    assert rating.SME.set_field(sme, who, task, "applicability", "excluded") is None
+    assert rating.SME.set_field(sme, who, task, "applicability", "applicable") == "excluded"
+    previous = rating.SME.set_field(sme, who, task, "score", 3)
+    rating.SME.set_field(sme, who, task, "score", previous)  # undo
     assert "score" not in sme_review.view(sme, who, task).fields
     assert sme_review.queue(sme, who, "A-NEG2")[0].state in ("in_progress", "assigned")
     with pytest.raises(ValidationError, match="not given yet: outcome, score"):
-        sme_review.submit(sme, who, task)
-    sme_review.set_field(sme, who, task, "outcome", "flag")
-    sme_review.set_field(sme, who, task, "score", 1)
+        rating.SME.submit(sme, who, task)
+    rating.SME.set_field(sme, who, task, "outcome", "flag")
+    rating.SME.set_field(sme, who, task, "score", 1)
     with pytest.raises(ValidationError, match="flag_condition, rationale"):
-        sme_review.submit(sme, who, task)
+        rating.SME.submit(sme, who, task)
     choice = sme_review.view(sme, who, task).benchmark.flag_choices[0]
-    sme_review.set_field(sme, who, task, "flag_condition", choice)
-    sme_review.set_field(sme, who, task, "rationale", "polarity inverted")
-    sme_review.submit(sme, who, task)
+    rating.SME.set_field(sme, who, task, "flag_condition", choice)
+    rating.SME.set_field(sme, who, task, "rationale", "polarity inverted")
+    rating.SME.submit(sme, who, task)
     with pytest.raises(StateError):
-        sme_review.set_field(sme, who, task, "score", 2)
+        rating.SME.set_field(sme, who, task, "score", 2)
     with sme.tx() as s:
         sets = [e for e in entries(s, action="sme_field_set") if e.actor == who]
         assert [(e.key, e.before, e.after) for e in sets[:4]] == [
@@ -213,14 +213,14 @@ def test_conflict_routing_and_adjudication(sme: Any) -> None:
     view = sme_adjudication.conflict_view(sme, "adj", task)
     assert set(view.conflicts) == {"outcome", "score"}
     with pytest.raises(ValidationError, match="needs a reason"):
-        sme_adjudication.adjudicate(sme, "adj", task, "outcome", "flag", "  ")
+        rating.SME.adjudicate(sme, "adj", task, "outcome", "flag", "  ")
     with pytest.raises(PermissionDenied):
-        sme_adjudication.adjudicate(sme, a, task, "outcome", "flag", "mine is right")
+        rating.SME.adjudicate(sme, a, task, "outcome", "flag", "mine is right")
     with pytest.raises(ValidationError, match="not in conflict"):
-        sme_adjudication.adjudicate(sme, "adj", task, "applicability", "excluded", "why not")
-    sme_adjudication.adjudicate(sme, "adj", task, "outcome", "flag", "the finding is dropped")
+        rating.SME.adjudicate(sme, "adj", task, "applicability", "excluded", "why not")
+    rating.SME.adjudicate(sme, "adj", task, "outcome", "flag", "the finding is dropped")
     assert [c.key for c in sme_adjudication.list_conflicts(sme, "adj", open_only=True)] == ["score"]
-    sme_adjudication.adjudicate(sme, "adj", task, "score", 1, "dropped finding: level 1")
+    rating.SME.adjudicate(sme, "adj", task, "score", 1, "dropped finding: level 1")
     assert sme_adjudication.list_conflicts(sme, "adj", open_only=True) == []
     neg2 = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
     assert (neg2.items, neg2.applicable, neg2.pass_rate, neg2.score) == (1, 1, 0.0, 0.25)
@@ -230,7 +230,7 @@ def test_changed_benchmark_marks_verdicts_for_recheck(sme: Any, tmp_path: Path) 
     task = _task(sme, "it-04")
     a, b = _reviewers(sme, task)
     _give(sme, a, task, **PASS)
-    sme_review.set_field(sme, b, task, "applicability", "applicable")  # in progress
+    rating.SME.set_field(sme, b, task, "applicability", "applicable")  # in progress
     # A label-only change: a new version, nothing to re-check.
     write(tmp_path, "a-neg2.yaml", benchmark(label="Double negation (v2)"))
     report = import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
@@ -257,7 +257,7 @@ def test_changed_benchmark_marks_verdicts_for_recheck(sme: Any, tmp_path: Path) 
         assert row is not None
     # Not counted until resubmitted; resubmitting clears the flag.
     assert next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2").items == 0
-    sme_review.submit(sme, a, task)
+    rating.SME.submit(sme, a, task)
     assert next(e for e in sme_review.queue(sme, a) if e.task_id == task).state == "submitted"
 
 
@@ -298,14 +298,14 @@ def test_changed_criteria_supersede_decisions(sme: Any, tmp_path: Path) -> None:
     _give(sme, a, task, applicability="applicable", outcome="pass", score=4)
     _give(sme, b, task, applicability="excluded", rationale="template",
           exclusion_clause="the narrative is a template")  # fmt: skip
-    sme_adjudication.adjudicate(sme, "adj", task, "applicability", "applicable", "real text")
+    rating.SME.adjudicate(sme, "adj", task, "applicability", "applicable", "real text")
     scale = {"min_value": 0, "max_value": 4, "descriptions": {4: "correct", 0: "wrong"}}
     write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale))
     import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
     with sme.tx() as s:
         assert len(entries(s, action="sme_adjudication_superseded")) == 1
     for who in (a, b):
-        sme_review.submit(sme, who, task)
+        rating.SME.submit(sme, who, task)
     (open_,) = sme_adjudication.list_conflicts(sme, "adj", open_only=True)
     assert (open_.item_id, open_.key) == ("it-03", "applicability")
 
@@ -343,6 +343,6 @@ def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_pa
     )
     assert sme_review.view(sme, a, task).stale == ["score 4 is outside A-NEG2's scale 0..3"]
     with pytest.raises(ValidationError, match="score 4 is outside A-NEG2's scale 0..3"):
-        sme_review.submit(sme, a, task)
-    assert sme_review.set_field(sme, a, task, "score", 3) == 4.0
-    sme_review.submit(sme, a, task)
+        rating.SME.submit(sme, a, task)
+    assert rating.SME.set_field(sme, a, task, "score", 3) == 4.0
+    rating.SME.submit(sme, a, task)

@@ -14,7 +14,7 @@ from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import AnnotatorError
 from annotator.review.order_board import board_text
 from annotator.review.textdiff import diff_text
-from annotator.services.other_queues import other_queues
+from annotator.services.rating import waiting_elsewhere
 from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.feedback import feedback
 from annotator.services.review.view import case_detail
@@ -110,7 +110,7 @@ def _list(project: Project, args: argparse.Namespace) -> int:
 def _status(project: Project, args: argparse.Namespace) -> int:
     reader = actor_of(project, args)
     counts = queue.review_status(project, reader)
-    others = other_queues(project, reader)
+    others = waiting_elsewhere(project, reader)
     if args.json:
         print_json({**counts, "other_queues": {
             o.key: {"items": o.items, "open_conflicts": o.open_conflicts} for o in others}})

@@ -12,13 +12,13 @@ from typing import Any
 
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.errors import ValidationError
-from annotator.services.sme_adjudication import adjudicate, list_conflicts
+from annotator.services import rating
+from annotator.services.sme_adjudication import list_conflicts
 from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme_results import results
-from annotator.services.sme_review import assign, queue, set_field, submit, task_of, view
+from annotator.services.sme_review import assign, queue, task_of
 from annotator.sme.lint import lint
 from annotator.sme.report import write_reports
-from annotator.sme.verdict import FIELDS
 
 
 def register(subparsers: Any) -> None:
@@ -43,17 +43,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--benchmark", metavar="CODE")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_queue)
-
-    p = subparsers.add_parser("sme-verdict", help="set verdict fields of one item, or submit")
-    p.add_argument("item", metavar="ITEM")
-    p.add_argument("benchmark", metavar="CODE")
-    p.add_argument(
-        "--set", action="append", default=[], metavar="FIELD=VALUE",
-        help=f"fields: {', '.join(FIELDS)} (empty value clears)",
-    )  # fmt: skip
-    p.add_argument("--submit", action="store_true")
-    p.add_argument("--show", action="store_true", help="print the blind view as JSON")
-    p.set_defaults(func=cmd_verdict)
 
     p = subparsers.add_parser("sme-review", help="SME conflicts: list, or adjudicate one")
     p.add_argument("--open", action="store_true", help="only undecided conflicts")
@@ -128,28 +117,6 @@ def _value(field: str, text: str) -> Any:
     return text
 
 
-def cmd_verdict(args: argparse.Namespace) -> int:
-    project = project_of(args)
-    actor = actor_of(project, args)
-    task = task_of(project, args.item, args.benchmark)
-    for assignment in args.set:
-        field, sep, text = assignment.partition("=")
-        if not sep:
-            raise ValidationError(f"--set {assignment!r}: write FIELD=VALUE")
-        set_field(project, actor, task, field.strip(), _value(field.strip(), text))
-    if args.submit:
-        submit(project, actor, task)
-        print(f"submitted {args.item} {args.benchmark}")
-    shown = view(project, actor, task)
-    if args.show:
-        print_json({"state": shown.state, "fields": shown.fields, "missing": shown.missing,
-                     "automated": shown.automated})  # fmt: skip
-    elif not args.submit:
-        missing = ", ".join(shown.missing) or "nothing"
-        print(f"{args.item} {args.benchmark}: {shown.state}; still needed: {missing}")
-    return 0
-
-
 def cmd_review(args: argparse.Namespace) -> int:
     project = project_of(args)
     actor = actor_of(project, args)
@@ -157,8 +124,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         item, code, field, text = args.decide
         if not args.reason:
             raise ValidationError("--decide needs --reason")
-        adjudicate(project, actor, task_of(project, item, code), field, _value(field, text),
-                   args.reason)  # fmt: skip
+        task = task_of(project, item, code)
+        rating.SME.adjudicate(project, actor, task, field, _value(field, text), args.reason)
         print(f"decided {item} {code} {field} = {text}")
         return 0
     found = list_conflicts(project, actor, open_only=args.open)

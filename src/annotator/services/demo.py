@@ -22,7 +22,7 @@ from annotator.domain.suggestions import suggestions
 from annotator.errors import NotFound, ProjectError
 from annotator.resources import demo_cases_dir
 from annotator.review.items import Item
-from annotator.services import annotating
+from annotator.services import annotating, rating
 from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
@@ -205,7 +205,7 @@ def _label_fully(
                 "Contrast is contraindicated until renal function is known.",
             )
         )
-    annotating.edit(project, name, case_id, edits)
+    rating.CASES.set_fields(project, name, case_id, edits)
 
 
 def _pick(item: Item, rng: random.Random) -> Any:
@@ -264,7 +264,7 @@ def replay_work(project: Project) -> DemoPlan:
                         "text": "Key figure too small to judge the lesion.",
                     },
                 )
-            annotating.submit(project, name, case_id)
+            rating.CASES.submit(project, name, case_id)
     with tempfile.TemporaryDirectory(prefix="annotator-demo-offline-") as workdir:
         demo_offline_round_trip(project, offline_name, offline, Path(workdir))
     actions.demo_adjudicate(project, SENIOR, plan.green_lit)

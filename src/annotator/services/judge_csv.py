@@ -21,10 +21,11 @@ from annotator.errors import ValidationError
 from annotator.judging.runfile import ALL_TARGETS
 from annotator.judging.sheet import check_value, trajectory_key
 from annotator.services.judge_scoring import missing_keys
+from annotator.services.rating.engine import FieldEdit, Loaded
+from annotator.services.rating.judge import JUDGE
 from annotator.services.users import require_role
-from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User, utcnow
+from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User
 
 COLUMNS = ("scorer", "run", "case_id", "target", "diagnosis", "score", "label")
 MAX_LISTED = 10
@@ -157,33 +158,12 @@ def _apply(
                 f"{next(iter(changed))} would change"
             )
         return
-    scores = {**row.scores, **sheet}
-    row.scores = scores
-    for key, value in sheet.items():
-        record(
-            session,
-            actor,
-            "judge_score_set",
-            case_pk=item.case_pk,
-            key=key,
-            after=value,
-            item=str(item.id),
-            scorer=user.name,
-            file=source,
-        )
-    missing = missing_keys(item, scores)
+    loaded = Loaded(row, item)
+    JUDGE.set_in(session, actor, loaded, [FieldEdit(k, v) for k, v in sheet.items()],
+                 scorer=user.name, file=source)
+    missing = missing_keys(item, row.scores)
     if missing:
         report.drafts.append(f"{user.name} {item.case_id}: missing {', '.join(missing[:3])}")
         return
-    row.submitted_at = utcnow()
+    JUDGE.submit_in(session, actor, loaded, scorer=user.name, file=source)
     report.submitted += 1
-    record(
-        session,
-        actor,
-        "judge_scores_submitted",
-        case_pk=item.case_pk,
-        after=scores,
-        item=str(item.id),
-        scorer=user.name,
-        file=source,
-    )

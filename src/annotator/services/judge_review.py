@@ -13,13 +13,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
-from annotator.errors import NotFound, ValidationError
+from annotator.errors import NotFound
 from annotator.judging.human import conflicts, human_sheet
-from annotator.judging.sheet import Sheet, check_value, split_key
+from annotator.judging.sheet import Sheet, split_key
 from annotator.judging.table9 import ItemKey, Ratings
-from annotator.services.users import require_reader_of_others, require_role
-from annotator.store.history import record
+from annotator.services.users import require_reader_of_others
 from annotator.store.project import Project
 from annotator.store.schema import (
     JudgeAdjudication,
@@ -68,7 +66,7 @@ def _adjudicated(session: Session) -> dict[uuid.UUID, dict[str, Any]]:
     return out
 
 
-def _reason(key: str, values: dict[str, Any]) -> str:
+def conflict_reason(key: str, values: dict[str, Any]) -> str:
     target, diagnosis, part = split_key(key)
     what = target if diagnosis is None else f"trajectory {diagnosis!r} {part}"
     if part == "label":
@@ -102,52 +100,11 @@ def list_conflicts(
                         item.case_id,
                         key,
                         values,
-                        _reason(key, values),
+                        conflict_reason(key, values),
                         value,
                     )
                 )
         return sorted(out, key=lambda c: (c.run, c.case_id, c.key))
-
-
-def adjudicate(
-    project: Project, actor: str, item_id: uuid.UUID, key: str, value: Any, reason: str
-) -> None:
-    """Record the senior's value of one key; it becomes the human reference."""
-    if not reason.strip():
-        raise ValidationError("an adjudication needs a reason")
-    with project.tx() as session:
-        require_role(session, actor, Role.ADJUDICATOR, "adjudicating judged outputs")
-        item = session.get(JudgeItem, item_id)
-        if item is None:
-            raise NotFound(f"no judged output {item_id}")
-        check_value(
-            key, value, [str(d) for d in item.model_payload.get("trajectory_unique_diagnoses", [])]
-        )
-        old = session.scalars(
-            select(JudgeAdjudication).where(
-                JudgeAdjudication.item_id == item_id,
-                JudgeAdjudication.key == key,
-                JudgeAdjudication.superseded.is_(False),
-            )
-        ).all()
-        for row in old:
-            row.superseded = True
-        session.add(
-            JudgeAdjudication(
-                item_id=item_id, key=key, value=value, reason=reason, adjudicator=actor
-            )
-        )
-        record(
-            session,
-            actor,
-            "judge_adjudicated",
-            case_pk=item.case_pk,
-            key=key,
-            before=old[-1].value if old else None,
-            after=value,
-            reason=reason,
-            item=str(item_id),
-        )
 
 
 def all_ratings(project: Project, actor: str) -> tuple[Ratings, list[str], list[str]]:

@@ -1,4 +1,5 @@
-"""Physicians scoring judged outputs: assignment, the blind view, autosave, submit, reveal.
+"""Physicians scoring judged outputs: assignment and the blind view (setting, submitting and
+revealing are the rating engine's: :mod:`annotator.services.rating.judge`).
 
 The view a physician works from (:class:`ScoringView`) holds no judge score and no model
 name until the physician has submitted: it names the output by position only.
@@ -15,9 +16,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
-from annotator.errors import NotFound, StateError, ValidationError
+from annotator.errors import NotFound
 from annotator.judging.runfile import TARGETS
-from annotator.judging.sheet import Sheet, check_value, trajectory_key
+from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
@@ -30,7 +31,6 @@ from annotator.store.schema import (
     JudgeModeScore,
     PhysicianScore,
     User,
-    utcnow,
 )
 
 
@@ -53,14 +53,14 @@ class ScoringView:
     linked_images: int | None = None  # None: the case is not in this project
 
 
-def _item(session: Session, item_id: uuid.UUID) -> JudgeItem:
+def judge_item(session: Session, item_id: uuid.UUID) -> JudgeItem:
     item = session.get(JudgeItem, item_id)
     if item is None:
         raise NotFound(f"no judged output {item_id}")
     return item
 
 
-def _mine(session: Session, actor: str, item_id: uuid.UUID) -> PhysicianScore:
+def own_sheet(session: Session, actor: str, item_id: uuid.UUID) -> PhysicianScore:
     user = get_user(session, actor)
     row = session.scalars(
         select(PhysicianScore).where(
@@ -114,12 +114,12 @@ def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
     """The blind view of one output; judges' scores only once the physician has submitted."""
     with project.read() as session:
-        item = _item(session, item_id)
-        mine = _mine(session, actor, item_id)
+        item = judge_item(session, item_id)
+        mine = own_sheet(session, actor, item_id)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         judges: dict[str, dict[str, Any]] = {}
         if mine.submitted_at is not None:
-            judges = _judges(session, item_id)
+            judges = judges_of(session, item_id)
         payload = dict(item.case_payload)
         model = item.model_payload
         history, images = _linked(session, item)
@@ -160,39 +160,9 @@ def _linked(session: Session, item: JudgeItem) -> tuple[str, int | None]:
     return history, int(count or 0)
 
 
-def _judges(session: Session, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:
+def judges_of(session: Session, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:
     rows = session.scalars(select(JudgeModeScore).where(JudgeModeScore.item_id == item_id))
     return {r.mode: {"scores": dict(r.scores), "reasons": dict(r.reasons)} for r in rows}
-
-
-def set_score(project: Project, actor: str, item_id: uuid.UUID, key: str, value: Any) -> Any:
-    """Save one key as it is entered (None clears it); returns the value it replaced."""
-    with project.tx() as session:
-        item = _item(session, item_id)
-        mine = _mine(session, actor, item_id)
-        if mine.submitted_at is not None:
-            raise StateError("this output is submitted; its scores can no longer change")
-        check_value(key, value, _trajectory(item))
-        scores = dict(mine.scores)
-        before = scores.get(key)
-        if before == value:
-            return before
-        if value is None:
-            scores.pop(key, None)
-        else:
-            scores[key] = value
-        mine.scores = scores
-        record(
-            session,
-            actor,
-            "judge_score_set",
-            case_pk=item.case_pk,
-            key=key,
-            before=before,
-            after=value,
-            item=str(item_id),
-        )
-        return before
 
 
 def missing_keys(item: JudgeItem, scores: Sheet) -> list[str]:
@@ -201,38 +171,6 @@ def missing_keys(item: JudgeItem, scores: Sheet) -> list[str]:
     for diagnosis in _trajectory(item):
         need += [trajectory_key(diagnosis, "label"), trajectory_key(diagnosis, "score")]
     return [k for k in need if scores.get(k) is None]
-
-
-def submit(project: Project, actor: str, item_id: uuid.UUID) -> None:
-    """Submit a complete sheet (then the judges' scores may be revealed)."""
-    with project.tx() as session:
-        item = _item(session, item_id)
-        mine = _mine(session, actor, item_id)
-        if mine.submitted_at is not None:
-            return
-        missing = missing_keys(item, mine.scores)
-        if missing:
-            raise ValidationError(
-                f"not scored yet: {', '.join(missing[:4])}" + (" ..." if len(missing) > 4 else "")
-            )
-        mine.submitted_at = utcnow()
-        record(
-            session,
-            actor,
-            "judge_scores_submitted",
-            case_pk=item.case_pk,
-            after=dict(mine.scores),
-            item=str(item_id),
-        )
-
-
-def reveal(project: Project, actor: str, item_id: uuid.UUID) -> dict[str, dict[str, Any]]:
-    """The judges' scores and reasons of an output the physician has submitted."""
-    with project.read() as session:
-        mine = _mine(session, actor, item_id)
-        if mine.submitted_at is None:
-            raise StateError("submit your scores before revealing the judges'")
-        return _judges(session, item_id)
 
 
 def may_see_runs(project: Project, actor: str) -> bool:

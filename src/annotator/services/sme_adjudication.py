@@ -2,7 +2,8 @@
 
 A conflict is a field of one task on which the submitted verdicts disagree (see
 :func:`annotator.sme.verdict.conflicts`). Like annotation conflicts, the senior sees the
-verdicts side by side, under reviewer letters rather than names, and must give a reason.
+verdicts side by side, under reviewer letters rather than names; the decision itself, with
+its required reason, is the rating engine's (:mod:`annotator.services.rating.sme`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
-from annotator.errors import NotFound, ValidationError
-from annotator.services.sme_review import BenchmarkCard, Pane, benchmark_of, card, pane
-from annotator.services.users import require_reader_of_others, require_role
-from annotator.sme.verdict import Verdict, check_field, conflicts
-from annotator.store.history import record
+from annotator.services.sme_review import (
+    BenchmarkCard,
+    Pane,
+    benchmark_of,
+    card,
+    pane,
+    task_parts,
+)
+from annotator.services.users import require_reader_of_others
+from annotator.sme.verdict import Verdict, conflicts
 from annotator.store.project import Project
 from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
@@ -121,12 +126,7 @@ def conflict_view(project: Project, actor: str, task_id: uuid.UUID) -> ConflictV
     """The item, the benchmark and every submitted verdict side by side (seniors only)."""
     with project.read() as session:
         require_reader_of_others(session, actor, "the SME meta-review view")
-        task = session.get(SmeTask, task_id)
-        if task is None:
-            raise NotFound(f"no SME review task {task_id}")
-        bench = session.get(SmeBenchmark, task.benchmark_id)
-        item = session.get(SmeItem, task.item_pk)
-        assert bench is not None and item is not None
+        _task, item, bench = task_parts(session, task_id)
         verdicts = submitted_by_task(session).get(task_id, {})
         decided = {k: v for k, (v, _r) in decided_by_task(session).get(task_id, {}).items()}
         return ConflictView(
@@ -139,52 +139,4 @@ def conflict_view(project: Project, actor: str, task_id: uuid.UUID) -> ConflictV
             by_letter=_letters(verdicts),
             conflicts=conflicts(benchmark_of(bench), verdicts),
             decided=decided,
-        )
-
-
-def adjudicate(
-    project: Project, actor: str, task_id: uuid.UUID, key: str, value: Any, reason: str
-) -> None:
-    """Record the senior's value of one conflicting field; the reason is required."""
-    if not reason.strip():
-        raise ValidationError("an adjudication needs a reason")
-    with project.tx() as session:
-        require_role(session, actor, Role.ADJUDICATOR, "adjudicating SME verdicts")
-        task = session.get(SmeTask, task_id)
-        if task is None:
-            raise NotFound(f"no SME review task {task_id}")
-        bench = session.get(SmeBenchmark, task.benchmark_id)
-        item = session.get(SmeItem, task.item_pk)
-        assert bench is not None and item is not None
-        benchmark = benchmark_of(bench)
-        verdicts = submitted_by_task(session).get(task_id, {})
-        open_keys = conflicts(benchmark, verdicts)
-        if key not in open_keys:
-            raise ValidationError(f"{item.item_id} {bench.code}: {key} is not in conflict")
-        value = check_field(benchmark, key, value)
-        if value is None:
-            raise ValidationError(f"an adjudication of {key} needs a value")
-        old = session.scalars(
-            select(SmeAdjudication).where(
-                SmeAdjudication.task_id == task_id,
-                SmeAdjudication.key == key,
-                SmeAdjudication.superseded.is_(False),
-            )
-        ).all()
-        for row in old:
-            row.superseded = True
-        session.add(
-            SmeAdjudication(task_id=task_id, key=key, value=value, reason=reason, adjudicator=actor)
-        )
-        record(
-            session,
-            actor,
-            "sme_adjudicated",
-            key=key,
-            before=old[-1].value if old else None,
-            after=value,
-            reason=reason,
-            task=str(task_id),
-            item=item.item_id,
-            benchmark=bench.code,
         )

@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from annotator.resources import asset_path
-from annotator.services import sme_adjudication, sme_review
+from annotator.services import rating, sme_adjudication, sme_review
 from annotator.services.sme_import import import_benchmarks, import_items
 from annotator.store.project import Project
 
@@ -80,9 +80,9 @@ def _verdict(project: Project, name: str, task: uuid.UUID, base: Base, rng: rand
              submit: bool = True) -> None:  # fmt: skip
     view = sme_review.view(project, name, task)
     for key, value in _fields(view, base, rng).items():
-        sme_review.set_field(project, name, task, key, value)
+        rating.SME.set_field(project, name, task, key, value)
     if submit:
-        sme_review.submit(project, name, task)
+        rating.SME.submit(project, name, task)
 
 
 def demo_sme_review(
@@ -114,7 +114,7 @@ def demo_sme_review(
     for conflict in disputed:
         if conflict.item_id == ADJUDICATED:
             value: Any = BASE[ADJUDICATED][1] if conflict.key == "outcome" else 3.0
-            sme_adjudication.adjudicate(
+            rating.SME.adjudicate(
                 project, senior, conflict.task_id, conflict.key, value,
                 "Demo: 'not a lot' admits drinking; the output is right but terse.",
             )  # fmt: skip

@@ -1,5 +1,5 @@
-"""SMEs reviewing items against benchmarks: assignment, the blind queue and view, autosave,
-submit, and the automated verdict revealed after submitting a ``hybrid`` item.
+"""SMEs reviewing items against benchmarks: assignment, the blind queue and the view (setting,
+submitting and revealing are the rating engine's: :mod:`annotator.services.rating.sme`).
 
 Every function is one transaction. The view an SME works from (:class:`VerdictView`) never
 holds another SME's verdict, the automated verdict (until the SME has submitted) or the
@@ -17,16 +17,16 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
-from annotator.errors import NotFound, StateError, ValidationError
+from annotator.errors import NotFound, ValidationError
 from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
-from annotator.sme.verdict import Verdict, check_field, cleaned, missing_fields, stale_fields
+from annotator.sme.verdict import Verdict, missing_fields, stale_fields
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, utcnow
+from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
 # Queue states shown to the SME (needs_recheck overrides the stored state).
 QUEUE_STATES = ("assigned", "in_progress", "submitted", "needs_recheck")
@@ -143,22 +143,28 @@ def _state(row: SmeVerdict) -> str:
     return "needs_recheck" if row.needs_recheck else row.state
 
 
-def _load(
-    session: Session, actor: str, task_id: uuid.UUID
-) -> tuple[SmeTask, SmeItem, SmeBenchmark, SmeVerdict]:
-    """The task and the actor's own verdict row; NotFound when not assigned to the actor."""
+def task_parts(session: Session, task_id: uuid.UUID) -> tuple[SmeTask, SmeItem, SmeBenchmark]:
+    """A task with its item and benchmark; NotFound when there is no such task."""
     task = session.get(SmeTask, task_id)
     if task is None:
         raise NotFound(f"no SME review task {task_id}")
+    item = session.get(SmeItem, task.item_pk)
+    bench = session.get(SmeBenchmark, task.benchmark_id)
+    assert item is not None and bench is not None  # foreign keys
+    return task, item, bench
+
+
+def own_task(
+    session: Session, actor: str, task_id: uuid.UUID
+) -> tuple[SmeTask, SmeItem, SmeBenchmark, SmeVerdict]:
+    """The task and the actor's own verdict row; NotFound when not assigned to the actor."""
+    task, item, bench = task_parts(session, task_id)
     user = get_user(session, actor)
     mine = session.scalars(
         select(SmeVerdict).where(SmeVerdict.task_id == task_id, SmeVerdict.reviewer_id == user.id)
     ).first()
     if mine is None:
         raise NotFound(f"{actor} is not assigned to review this item")
-    item = session.get(SmeItem, task.item_pk)
-    bench = session.get(SmeBenchmark, task.benchmark_id)
-    assert item is not None and bench is not None  # foreign keys
     return task, item, bench, mine
 
 
@@ -241,7 +247,7 @@ def my_benchmarks(project: Project, actor: str) -> list[tuple[str, str]]:
 def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
     """The blind view of one task: the item, the benchmark and the SME's own fields."""
     with project.read() as session:
-        task, item, bench, mine = _load(session, actor, task_id)
+        task, item, bench, mine = own_task(session, actor, task_id)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
         submitted = mine.state == "submitted"
         truth, output = item.ground_truth, item.output
@@ -265,87 +271,6 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
             automated=automated,
             stale=stale_fields(benchmark_of(bench), mine.fields) if mine.needs_recheck else [],
         )
-
-
-def set_field(project: Project, actor: str, task_id: uuid.UUID, key: str, value: Any) -> Any:
-    """Save one verdict field as it is entered (None clears it); returns the value replaced.
-
-    Undo is ``set_field`` with the returned value. A submitted verdict cannot change.
-    """
-    with project.tx() as session:
-        task, item, bench, mine = _load(session, actor, task_id)
-        if mine.state == "submitted":
-            raise StateError("this verdict is submitted; it can no longer change")
-        value = check_field(benchmark_of(bench), key, value)
-        fields = dict(mine.fields)
-        before = fields.get(key)
-        if before == value:
-            return before
-        if value is None:
-            fields.pop(key, None)
-        else:
-            fields[key] = value
-        mine.fields = fields
-        mine.state = "in_progress"
-        mine.updated_at = utcnow()
-        record(
-            session,
-            actor,
-            "sme_field_set",
-            key=key,
-            before=before,
-            after=value,
-            task=str(task.id),
-            item=item.item_id,
-            benchmark=bench.code,
-        )
-        return before
-
-
-def submit(project: Project, actor: str, task_id: uuid.UUID) -> None:
-    """Submit a complete verdict; ValidationError names the missing fields."""
-    with project.tx() as session:
-        task, item, bench, mine = _load(session, actor, task_id)
-        if mine.state == "submitted":
-            return
-        benchmark = benchmark_of(bench)
-        missing = missing_fields(benchmark, mine.fields)
-        if missing:
-            raise ValidationError(
-                f"{item.item_id} {bench.code}: not given yet: {', '.join(missing)}"
-            )
-        stale = stale_fields(benchmark, mine.fields)
-        if stale:
-            raise ValidationError(f"{item.item_id} {bench.code}: {'; '.join(stale)}")
-        mine.submitted = cleaned(mine.fields)
-        mine.state = "submitted"
-        mine.submitted_at = utcnow()
-        mine.needs_recheck = False
-        mine.benchmark_version = bench.version
-        record(
-            session,
-            actor,
-            "sme_submitted",
-            after=dict(mine.submitted),
-            task=str(task.id),
-            item=item.item_id,
-            benchmark=bench.code,
-            benchmark_version=bench.version,
-        )
-
-
-def reveal(project: Project, actor: str, task_id: uuid.UUID) -> dict[str, Any] | None:
-    """The automated verdict of a ``hybrid`` task the SME has submitted (None if there is none).
-
-    Raises StateError before the SME has submitted: blinding holds in the service layer.
-    """
-    with project.read() as session:
-        task, _item, bench, mine = _load(session, actor, task_id)
-        if mine.state != "submitted":
-            raise StateError("submit your verdict before the automated verdict is shown")
-        if bench.evaluator_type != "hybrid" or not task.automated:
-            return None
-        return dict(task.automated)
 
 
 def task_of(project: Project, item_id: str, code: str) -> uuid.UUID:

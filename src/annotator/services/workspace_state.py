@@ -26,8 +26,8 @@ from typing import Any
 from annotator.domain.labels import LabelEdit
 from annotator.domain.states import AnnotationState
 from annotator.errors import StateError
-from annotator.services import annotating
-from annotator.services.annotating import EditResult
+from annotator.services import annotating, rating
+from annotator.services.rating.engine import SetResult
 from annotator.store.project import Project
 from annotator.store.settings import RESUME
 
@@ -129,7 +129,7 @@ class ActiveClock:
 
 def add_active_time(
     project: Project, annotator: str, case_id: str, seconds: float
-) -> EditResult | None:
+) -> SetResult | None:
     """Add measured seconds to the case's ``active_seconds``; None when nothing was stored.
 
     A submitted annotation is not edited (the time spent re-reading it is not work on it).
@@ -142,7 +142,7 @@ def add_active_time(
     before = current.labels.get("active_seconds")
     total = round((before if isinstance(before, int | float) else 0.0) + seconds, 1)
     try:
-        return annotating.edit(
+        return rating.CASES.set_fields(
             project, annotator, case_id, [LabelEdit("active_seconds", total)], action="active_time"
         )
     except StateError:

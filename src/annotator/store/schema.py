@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -20,11 +20,12 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     Uuid,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, synonym
 
 from annotator.domain.states import ANNOTATION_STATES, CASE_STATES, ROLES
 
@@ -146,46 +147,6 @@ class CaseImage(Base):
     attribution: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     removed: Mapped[list[Any]] = mapped_column(JSON, default=list)
     dicom_header: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-
-
-class Annotation(Base):
-    """One annotator's labels on one case (a flat label map, see domain.labels)."""
-
-    __tablename__ = "annotations"
-    __table_args__ = (
-        UniqueConstraint("case_pk", "annotator_id", name="case_annotator"),
-        CheckConstraint(_in("state", ANNOTATION_STATES), name="state"),
-    )
-    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
-    annotator_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
-    revision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("case_revisions.id"))
-    state: Mapped[str] = mapped_column(String(20), default="assigned")
-    labels: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    # The labels as submitted: agreement is computed on these, before adjudication.
-    submitted_labels: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    needs_recheck: Mapped[bool] = mapped_column(default=False)
-    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    version: Mapped[int] = mapped_column(Integer, default=1)
-    __mapper_args__ = {"version_id_col": version}
-
-
-class Adjudication(Base):
-    """A senior's decision on one conflicting item (meta-review), with its reason."""
-
-    __tablename__ = "adjudications"
-    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
-    key: Mapped[str] = mapped_column(String(300))
-    value: Mapped[Any] = mapped_column(JSON, nullable=True)
-    reason_code: Mapped[str] = mapped_column(String(50))
-    reason_text: Mapped[str] = mapped_column(Text, default="")
-    adjudicator: Mapped[str] = mapped_column(String(200))
-    decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    superseded: Mapped[bool] = mapped_column(default=False)
 
 
 class HistoryEntry(Base):
@@ -327,36 +288,6 @@ class JudgeModeScore(Base):
     reasons: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
-class PhysicianScore(Base):
-    """One physician's scores of one item; a row is the assignment, ``submitted_at`` the end."""
-
-    __tablename__ = "physician_scores"
-    __table_args__ = (UniqueConstraint("item_id", "scorer_id", name="item_scorer"),)
-    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    item_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("judge_items.id"), index=True)
-    scorer_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
-    scores: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    source: Mapped[str] = mapped_column(String(20), default="page")
-    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    version: Mapped[int] = mapped_column(Integer, default=1)
-    __mapper_args__ = {"version_id_col": version}
-
-
-class JudgeAdjudication(Base):
-    """A senior's value for one conflicting key of one item: the human reference."""
-
-    __tablename__ = "judge_adjudications"
-    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    item_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("judge_items.id"), index=True)
-    key: Mapped[str] = mapped_column(String(300))
-    value: Mapped[Any] = mapped_column(JSON, nullable=True)
-    reason: Mapped[str] = mapped_column(Text, default="")
-    adjudicator: Mapped[str] = mapped_column(String(200))
-    decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    superseded: Mapped[bool] = mapped_column(default=False)
-
-
 SME_VERDICT_STATES = ("assigned", "in_progress", "submitted")
 
 
@@ -408,39 +339,134 @@ class SmeTask(Base):
     automated: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
-class SmeVerdict(Base):
-    """One SME's verdict on one task; the row is the assignment (see sme.verdict)."""
+# --- Rated work: one family of tables for the three kinds of rated work (issue 21) ---------
+#
+# A case's labels, an SME's verdict on a task and a physician's scores of a judged output are
+# one concept: a rater's fields on one item, set against a version, submitted, blind to the
+# other raters until then, adjudicated field by field. They share one table (``rated_work``)
+# and their adjudications another (``decisions``), by single-table inheritance: each kind is a
+# mapped subclass that adds its item reference and keeps its own attribute names as synonyms.
 
-    __tablename__ = "sme_verdicts"
+RATING_KINDS = ("case", "sme", "judge")
+RATED_WORK_STATES = tuple(dict.fromkeys((*ANNOTATION_STATES, *SME_VERDICT_STATES)))
+
+
+class RatedWork(Base):
+    """One rater's work on one item of some kind; the row is the assignment."""
+
+    __tablename__ = "rated_work"
     __table_args__ = (
-        UniqueConstraint("task_id", "reviewer_id", name="task_reviewer"),
-        CheckConstraint(_in("state", SME_VERDICT_STATES), name="state"),
+        CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
+        CheckConstraint(_in("state", RATED_WORK_STATES), name="state"),
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    task_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_tasks.id"), index=True)
-    reviewer_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    rater_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
     state: Mapped[str] = mapped_column(String(20), default="assigned")
-    fields: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    values: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The values as submitted: agreement and conflicts are computed on these.
     submitted: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     needs_recheck: Mapped[bool] = mapped_column(default=False)
-    benchmark_version: Mapped[int] = mapped_column(Integer, default=1)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     version: Mapped[int] = mapped_column(Integer, default=1)
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version, "polymorphic_on": kind}
 
 
-class SmeAdjudication(Base):
-    """A senior's value for one conflicting field of one task, with the required reason."""
+class Annotation(RatedWork):
+    """One annotator's labels on one case (a flat label map, see domain.labels)."""
 
-    __tablename__ = "sme_adjudications"
-    __table_args__ = (CheckConstraint("length(reason) > 0", name="reason"),)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), nullable=True, index=True)
+    revision_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("case_revisions.id"), nullable=True
+    )
+    annotator_id: Mapped[uuid.UUID] = synonym("rater_id")
+    labels: Mapped[dict[str, Any]] = synonym("values")
+    submitted_labels: Mapped[dict[str, Any] | None] = synonym("submitted")
+    __mapper_args__ = {"polymorphic_identity": "case"}
+
+
+class SmeVerdict(RatedWork):
+    """One SME's verdict on one task; the row is the assignment (see sme.verdict)."""
+
+    task_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("sme_tasks.id"), nullable=True, index=True
+    )
+    # The benchmark version the verdict was given against.
+    benchmark_version: Mapped[int] = mapped_column(Integer, nullable=True, default=1)
+    reviewer_id: Mapped[uuid.UUID] = synonym("rater_id")
+    fields: Mapped[dict[str, Any]] = synonym("values")
+    __mapper_args__ = {"polymorphic_identity": "sme"}
+
+
+class PhysicianScore(RatedWork):
+    """One physician's scores of one judged output; ``submitted_at`` is the end."""
+
+    item_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("judge_items.id"), nullable=True, index=True
+    )
+    source: Mapped[str] = mapped_column(String(20), nullable=True, default="page")
+    scorer_id: Mapped[uuid.UUID] = synonym("rater_id")
+    scores: Mapped[dict[str, Any]] = synonym("values")
+    __mapper_args__ = {"polymorphic_identity": "judge"}
+
+
+# One row per rater and item: NULLs (the other kinds' item columns) never collide.
+for _column, _name in (
+    ("case_pk", "case_rater"), ("task_id", "task_rater"), ("item_id", "item_rater")
+):
+    cast(Table, RatedWork.__table__).append_constraint(
+        UniqueConstraint(_column, "rater_id", name=_name)
+    )
+
+
+class Decision(Base):
+    """A senior's value for one conflicting field of one item, with its reason (adjudication).
+
+    Older decisions on the same field are kept, marked ``superseded``.
+    """
+
+    __tablename__ = "decisions"
+    __table_args__ = (
+        CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
+        # SME decisions always carried a reason in the database; cases' is a code plus text.
+        CheckConstraint("kind <> 'sme' OR length(reason) > 0", name="reason"),
+    )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    task_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_tasks.id"), index=True)
-    key: Mapped[str] = mapped_column(String(50))
+    kind: Mapped[str] = mapped_column(String(10))
+    key: Mapped[str] = mapped_column(String(300))
     value: Mapped[Any] = mapped_column(JSON, nullable=True)
     reason: Mapped[str] = mapped_column(Text, default="")
     adjudicator: Mapped[str] = mapped_column(String(200))
     decided_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     superseded: Mapped[bool] = mapped_column(default=False)
+    __mapper_args__ = {"polymorphic_on": kind}
+
+
+class Adjudication(Decision):
+    """A senior's decision on one conflicting item of a case (meta-review)."""
+
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), nullable=True, index=True)
+    reason_code: Mapped[str] = mapped_column(String(50), nullable=True)
+    reason_text: Mapped[str] = synonym("reason")
+    __mapper_args__ = {"polymorphic_identity": "case"}
+
+
+class SmeAdjudication(Decision):
+    """A senior's value for one conflicting field of one SME task."""
+
+    task_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("sme_tasks.id"), nullable=True, index=True
+    )
+    __mapper_args__ = {"polymorphic_identity": "sme"}
+
+
+class JudgeAdjudication(Decision):
+    """A senior's value for one conflicting key of one judged output: the human reference."""
+
+    item_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("judge_items.id"), nullable=True, index=True
+    )
+    __mapper_args__ = {"polymorphic_identity": "judge"}

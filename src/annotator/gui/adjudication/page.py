@@ -24,7 +24,7 @@ from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
-from annotator.services.other_queues import other_queues
+from annotator.services.rating import waiting_elsewhere
 from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.view import CaseDetail, case_detail, case_images
 
@@ -133,7 +133,7 @@ class ReviewPage(QWidget):
                 self.header.setText(f"<h3>The review queue could not be read</h3><p>{exc}</p>")
 
         def read() -> Any:
-            return queue.case_queue(project, user), other_queues(project, user)
+            return queue.case_queue(project, user), waiting_elsewhere(project, user)
 
         run_in_background(read, loaded, failed)
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from annotator.gui.adjudication.format import CASE_MARK
-from annotator.services.other_queues import OtherQueue
+from annotator.services.rating import WaitingQueue
 from annotator.services.review.queue import CaseEntry
 
 _GREY = QColor("#8a8a8a")
@@ -102,7 +102,7 @@ class QueuePanel(QWidget):
             f"{ready} ready · {green} green-lit"
         )
 
-    def set_elsewhere(self, others: list[OtherQueue]) -> None:
+    def set_elsewhere(self, others: list[WaitingQueue]) -> None:
         """Say which other pages hold open conflicts (hidden when none do)."""
         lines = [o.describe() for o in others if o.open_conflicts]
         self.elsewhere.setText("<b>Also waiting for a senior</b><br>" + "<br>".join(lines))

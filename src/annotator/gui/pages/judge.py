@@ -41,7 +41,7 @@ from annotator.gui.judge.case_text import case_html, judges_html
 from annotator.gui.judge.form import ScoringForm
 from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
 from annotator.gui.undo import SetCommand
-from annotator.services import judge_review, judge_scoring
+from annotator.services import judge_review, judge_scoring, rating
 from annotator.services.judge_agreement import judge_agreement
 
 PAGE_ID = "judge"
@@ -224,7 +224,7 @@ class Page(QWidget):
     def save(self, item: uuid.UUID, key: str, value: Any) -> Any:
         """Save one score now and show it; returns the value the store replaced."""
         assert self.context.project is not None and self.context.user is not None
-        previous = judge_scoring.set_score(
+        previous = rating.JUDGE.set_field(
             self.context.project, self.context.user, item, key, value
         )
         if self.view is not None and item == self.item:
@@ -243,7 +243,7 @@ class Page(QWidget):
             return
         assert self.context.project is not None and self.context.user is not None
         try:
-            judge_scoring.submit(self.context.project, self.context.user, self.item)
+            rating.JUDGE.submit(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -258,7 +258,7 @@ class Page(QWidget):
             return
         assert self.context.project is not None and self.context.user is not None
         try:
-            judges = judge_scoring.reveal(self.context.project, self.context.user, self.item)
+            judges = rating.JUDGE.reveal(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -290,7 +290,7 @@ class Page(QWidget):
         text = self.decision.text().strip()
         value: Any = int(text) if text.isdigit() else text
         try:
-            judge_review.adjudicate(
+            rating.JUDGE.adjudicate(
                 self.context.project,
                 self.context.user,
                 conflict.item_id,

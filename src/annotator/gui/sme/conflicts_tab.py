@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from annotator.errors import AnnotatorError
 from annotator.gui.context import GuiContext
 from annotator.gui.sme.panes import VERDICT_ROWS, card_html, diff_html, pane_html
-from annotator.services import sme_adjudication
+from annotator.services import rating, sme_adjudication
 from annotator.sme.diff import field_diff, is_json
 
 e = html.escape
@@ -164,7 +164,7 @@ class ConflictsTab(QWidget):
         conflict = self.rows[row]
         value = self.value.currentText().strip()
         try:
-            sme_adjudication.adjudicate(
+            rating.SME.adjudicate(
                 self.context.project, self.context.user, conflict.task_id, conflict.key,
                 value, self.reason.text(),
             )

@@ -18,8 +18,9 @@ from annotator.domain import labels as L
 from annotator.errors import AnnotatorError, ConflictError, StoreUnavailable
 from annotator.gui.undo import SetCommand
 from annotator.gui.workspace.undo import MERGE_WINDOW_SECONDS, collapse, same_values
-from annotator.services import annotating, workspace_state
-from annotator.services.annotating import AnnotationView, EditResult
+from annotator.services import annotating, rating, workspace_state
+from annotator.services.annotating import AnnotationView
+from annotator.services.rating import SetResult
 from annotator.store.project import Project
 
 
@@ -142,7 +143,7 @@ class CaseSession(QObject):
         )
         return self.writes > before or len(self.pending) > kept
 
-    def store(self, case_id: str, edits: list[L.LabelEdit], text: str) -> EditResult:
+    def store(self, case_id: str, edits: list[L.LabelEdit], text: str) -> SetResult:
         """Write edits to the store (called by undo commands); updates the open case.
 
         When the store cannot be reached (a team store's server went away) the edits are kept
@@ -154,8 +155,8 @@ class CaseSession(QObject):
         if self.pending:
             return self._keep_pending(case_id, edits, text, None)
         try:
-            result = annotating.edit(self.project, self.user, case_id, edits,
-                                     expected_version=self.versions.get(case_id))
+            result = rating.CASES.set_fields(self.project, self.user, case_id, edits,
+                                             expected_version=self.versions.get(case_id))
         except StoreUnavailable as exc:
             return self._keep_pending(case_id, edits, text, exc)
         except ConflictError:
@@ -189,7 +190,7 @@ class CaseSession(QObject):
             self.labelsChanged.emit(set(self.labels))
 
     def _keep_pending(self, case_id: str, edits: list[L.LabelEdit], text: str,
-                      exc: StoreUnavailable | None) -> EditResult:
+                      exc: StoreUnavailable | None) -> SetResult:
         base = self.labels if case_id == self.case_id else {}
         _, inverse = L.apply_edits(base, edits)
         self.pending.append((case_id, list(edits), text))
@@ -200,14 +201,14 @@ class CaseSession(QObject):
         self.failed.emit(f"{why}: {len(self.pending)} change(s) kept on this screen, saved as"
                          " soon as the store answers")
         self.retry_timer.start()
-        return EditResult(-1, [e.key for e in edits], inverse, self.state)
+        return SetResult(-1, [e.key for e in edits], inverse, self.state)
 
     def retry_pending(self) -> bool:
         """Write the kept edits in order; True when none are left."""
         while self.pending:
             case_id, edits, text = self.pending[0]
             try:
-                result = annotating.edit(self.project, self.user, case_id, edits)
+                result = rating.CASES.set_fields(self.project, self.user, case_id, edits)
                 self.versions[case_id] = result.version
             except StoreUnavailable:
                 return False
@@ -257,7 +258,7 @@ class CaseSession(QObject):
             return False
         self.flush()
         try:
-            annotating.submit(self.project, self.user, self.view.case_id)
+            rating.CASES.submit(self.project, self.user, self.view.case_id)
         except AnnotatorError as exc:
             self.report(exc)
             return False

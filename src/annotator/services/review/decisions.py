@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import CaseState
@@ -18,6 +17,7 @@ from annotator.domain.suggestions import figures
 from annotator.errors import StateError, ValidationError
 from annotator.review.decision_values import validate_decision
 from annotator.review.items import case_items
+from annotator.services.rating.engine import supersede
 from annotator.services.review.base import (
     REVIEW_STATES,
     CaseReview,
@@ -66,14 +66,7 @@ def decide(
             raise ValidationError(f"{case_id} has no item {key!r} (its items: {known})")
         value = validate_decision(key, value, figures(content))
         previous = decision_rows(session, case).get(key)
-        for old in session.scalars(
-            select(Adjudication).where(
-                Adjudication.case_pk == case.id,
-                Adjudication.key == key,
-                Adjudication.superseded.is_(False),
-            )
-        ):
-            old.superseded = True
+        supersede(session, Adjudication, Adjudication.case_pk == case.id, key)
         session.add(
             Adjudication(
                 case_pk=case.id,

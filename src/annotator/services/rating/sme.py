@@ -1,0 +1,122 @@
+"""SME verdicts on the rating engine: one SME's verdict on one task (an item reviewed against
+one benchmark).
+
+What is the SME's own: the benchmark's fields and scale (:mod:`annotator.sme.verdict` says
+which apply and what they take), the benchmark version a verdict is given against, and the
+automated verdict of a ``hybrid`` benchmark, revealed once the SME has submitted.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import ColumnElement, select
+from sqlalchemy.orm import Session
+
+from annotator.errors import ValidationError
+from annotator.services.rating.engine import Loaded, RatingKind
+from annotator.services.sme_adjudication import submitted_by_task
+from annotator.services.sme_review import benchmark_of, own_task, task_parts
+from annotator.sme.verdict import check_field, cleaned, conflicts, missing_fields, stale_fields
+from annotator.store.schema import SmeAdjudication, SmeVerdict
+
+
+class SmeKind(RatingKind):
+    name = "sme"
+    set_action = "sme_field_set"
+    submit_action = "sme_submitted"
+    adjudicate_action = "sme_adjudicated"
+    adjudicating = "adjudicating SME verdicts"
+    reveal_refusal = "submit your verdict before the automated verdict is shown"
+    decision_model = SmeAdjudication
+
+    def load(self, session: Session, actor: str, ref: Any) -> Loaded:
+        task, item, bench, mine = own_task(session, actor, ref)
+        return Loaded(mine, (task, item, bench))
+
+    def title(self, loaded: Loaded) -> str:
+        return self._name(loaded.item)
+
+    @staticmethod
+    def _name(parts: Any) -> str:
+        _task, item, bench = parts
+        return f"{item.item_id} {bench.code}"
+
+    def refuse_edit(self, loaded: Loaded) -> str | None:
+        if loaded.work.state == "submitted":
+            return "this verdict is submitted; it can no longer change"
+        return None
+
+    def check(self, loaded: Loaded, key: str, value: Any) -> Any:
+        return check_field(benchmark_of(loaded.item[2]), key, value)
+
+    def history(self, loaded: Loaded) -> dict[str, Any]:
+        return self.decision_history(loaded.item)
+
+    def missing(self, session: Session, loaded: Loaded) -> list[str]:
+        return missing_fields(benchmark_of(loaded.item[2]), loaded.work.fields)
+
+    def ready(self, session: Session, loaded: Loaded) -> dict[str, Any]:
+        benchmark, fields = benchmark_of(loaded.item[2]), loaded.work.fields
+        missing = missing_fields(benchmark, fields)
+        if missing:
+            raise ValidationError(f"{self.title(loaded)}: not given yet: {', '.join(missing)}")
+        stale = stale_fields(benchmark, fields)
+        if stale:
+            raise ValidationError(f"{self.title(loaded)}: {'; '.join(stale)}")
+        return cleaned(fields)
+
+    def submit_history(self, loaded: Loaded, snapshot: dict[str, Any]) -> dict[str, Any]:
+        version = loaded.item[2].version
+        return {**super().submit_history(loaded, snapshot), "benchmark_version": version}
+
+    def after_submit(self, session: Session, actor: str, loaded: Loaded) -> None:
+        loaded.work.benchmark_version = loaded.item[2].version
+
+    def revealed(self, session: Session, loaded: Loaded) -> dict[str, Any] | None:
+        """The automated verdict of a ``hybrid`` benchmark (None for the others)."""
+        task, _item, bench = loaded.item
+        if bench.evaluator_type != "hybrid" or not task.automated:
+            return None
+        return dict(task.automated)
+
+    def load_item(self, session: Session, item_ref: Any) -> Any:
+        return task_parts(session, item_ref)
+
+    def submitted_items(self, session: Session) -> list[Any]:
+        return list(session.scalars(
+            select(SmeVerdict.task_id).where(SmeVerdict.state == "submitted").distinct()
+        ))
+
+    def submitted_by_rater(self, session: Session, item: Any) -> dict[str, dict[str, Any]]:
+        return submitted_by_task(session).get(item[0].id, {})
+
+    def rule(self, item: Any, submitted: dict[str, dict[str, Any]]) -> dict[str, str]:
+        return conflicts(benchmark_of(item[2]), submitted)
+
+    def check_decision(self, session: Session, item: Any, key: str, value: Any) -> Any:
+        if key not in self.rule(item, self.submitted_by_rater(session, item)):
+            raise ValidationError(f"{self._name(item)}: {key} is not in conflict")
+        value = check_field(benchmark_of(item[2]), key, value)
+        if value is None:
+            raise ValidationError(f"an adjudication of {key} needs a value")
+        return value
+
+    def decision_of(self, item: Any) -> ColumnElement[bool]:
+        pk: uuid.UUID = item[0].id
+        return SmeAdjudication.task_id == pk
+
+    def new_decision(
+        self, item: Any, key: str, value: Any, reason: str, actor: str
+    ) -> SmeAdjudication:
+        return SmeAdjudication(
+            task_id=item[0].id, key=key, value=value, reason=reason, adjudicator=actor
+        )
+
+    def decision_history(self, item: Any) -> dict[str, Any]:
+        task, sme_item, bench = item
+        return {"task": str(task.id), "item": sme_item.item_id, "benchmark": bench.code}
+
+
+SME = SmeKind()

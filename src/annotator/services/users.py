@@ -178,7 +178,7 @@ def _any_password(session: Session) -> bool:
 _NO_PASSWORD_YET = "this team store has no password yet"
 
 
-def _require_first_password(session: Session, actor: str, user: User, owner: bool) -> None:
+def _require_first_password(actor: str, user: User, owner: bool) -> None:
     """The first password of a team store: a curator's own, through the administrative URL.
 
     Whoever set theirs first would switch logins on and lock out the curators; and while no
@@ -213,7 +213,7 @@ def set_password(project: Project, actor: str, name: str, password: str) -> None
             user = get_user(session, name)
         else:
             user = get_user(session, name)
-            _require_first_password(session, actor, user, owner)
+            _require_first_password(actor, user, owner)
         user.password_hash = hashed
         record(session, actor, "password_set", after={"name": name})
 

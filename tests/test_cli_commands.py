@@ -16,7 +16,8 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # Every subcommand, spelled out: dropping a registration from the cli package fails here.
 COMMANDS = {
-    "demo", "import", "status", "users", "assign", "backup", "repair", "stats", "agreement",
+    "demo", "import", "status", "users", "assign", "backup", "repair", "history-verify",
+    "stats", "agreement",
     "gui", "bundle", "unbundle", "package", "package-import", "roundtrip-status", "export",
     "validate", "review", "judge-import", "judge-assign", "judge-scores", "judge-conflicts",
     "judge-adjudicate", "judge-agreement", "sme-lint", "sme-import", "sme-items", "sme-assign",

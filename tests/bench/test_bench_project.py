@@ -107,3 +107,18 @@ def test_items_of_named_cases_are_those_of_the_whole_queue(project: Project) -> 
     for case_id in cases + ["bench-00001"]:
         named = list_items(project, SENIOR, include_auto=True, case_ids=[case_id])
         assert named == [i for i in everything if i.case_id == case_id]
+
+
+def test_the_edit_figures_compare_the_chain_with_the_same_edit_without(tmp_path: Path) -> None:
+    from annotator.bench.edits import edit_figures
+    from annotator.services.history_audit import verify_history
+
+    results = edit_figures(str(tmp_path / "edits"), 1)
+    for key in ("edit_saved", "edit_saved_two_writers"):
+        figure = results[key]
+        assert figure["baseline_s"] > 0 and figure["median_s"] > 0 and figure["ratio"] > 0
+    assert results["edit_saved"]["runs"] == 20 and results["edit_saved_two_writers"]["runs"] == 40
+    project = open_project(tmp_path / "edits")
+    report = verify_history(project)  # the rounds without the chain left rows outside it
+    assert report.problem is not None and report.problem.kind == "inserted"
+    project.close()

@@ -2,9 +2,10 @@
 
 Each figure is ``{"median_s", "min_s", "max_s", "runs", "baseline_s", "ratio", "target_s"}``;
 ``ratio`` is median / baseline where the issue names a baseline (reading and hashing the
-files, copying them, numpy's lookup table on the same array, an empty QMainWindow shown),
-else None. Import runs in a child process (its peak RSS is ``peak_rss_mb``); GUI figures run
-offscreen in a child process too (:mod:`annotator.gui.bench_probe`).
+files, copying them, numpy's lookup table on the same array, an empty QMainWindow shown, the
+same edit without the history's hash chain), else None. Import runs in a child process (its
+peak RSS is ``peak_rss_mb``); GUI figures run offscreen in a child process too
+(:mod:`annotator.gui.bench_probe`); the edit figures are :mod:`annotator.bench.edits`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from annotator.bench.edits import edit_figures
 from annotator.bench.synth import (
     CURATOR,
     SENIOR,
@@ -88,9 +90,13 @@ def copy_tree(source: Path, scratch: Path) -> None:
 
 def run_bench(
     cases: int, *, runs: int = 3, workdir: Path | None = None, only: list[str] | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | None = None, store: str | None = None,
 ) -> dict[str, Any]:
-    """Build (or reuse) the synthetic projects under ``workdir`` and measure every figure."""
+    """Build (or reuse) the synthetic projects under ``workdir`` and measure every figure.
+
+    ``store`` (an empty PostgreSQL database's URL) is where the edit figures are measured;
+    by default a new SQLite project under ``workdir``.
+    """
     say = progress or (lambda _text: None)
     keep = workdir is not None
     root = Path(workdir or tempfile.mkdtemp(prefix="annotator-bench-")).resolve()
@@ -112,6 +118,7 @@ def run_bench(
             ("agreement", lambda: _agreement(project_dir, runs, say)),
             ("export", lambda: {"export": _export(project_dir, root, runs, say)}),
             ("review_queue", lambda: {"review_queue": _review_queue(project_dir, runs)}),
+            ("edit_saved", lambda: edit_figures(store or _new_folder(root / "edits"), runs)),
         ]
         gui = [k for k in GUI_KEYS if want(k)]
         if gui:
@@ -128,6 +135,11 @@ def run_bench(
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
     return results
+
+
+def _new_folder(folder: Path) -> str:
+    shutil.rmtree(folder, ignore_errors=True)
+    return str(folder)
 
 
 def _import_figures(

@@ -26,6 +26,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--workdir", type=Path, metavar="DIR", help="keep the projects here")
     p.add_argument("--only", action="append", metavar="KEY", help="measure only these keys")
+    p.add_argument("--store", metavar="URL",
+                   help="an empty PostgreSQL database for the edit figures (default: SQLite)")
     p.set_defaults(func=cmd_bench)
 
 
@@ -40,6 +42,7 @@ def cmd_bench_project(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     results = run_bench(args.cases, runs=args.runs, workdir=args.workdir, only=args.only,
-                        progress=lambda text: print(text, file=sys.stderr, flush=True))
+                        progress=lambda text: print(text, file=sys.stderr, flush=True),
+                        store=args.store)
     print(json.dumps(results, indent=2) if args.json else format_table(results))
     return 0

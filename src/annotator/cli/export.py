@@ -10,6 +10,7 @@ from typing import Any
 from annotator.cli._shared import actor_of, long_task, project_of
 from annotator.export.validate import validate_release
 from annotator.services.export import export_release
+from annotator.services.history_audit import release_head_problems
 
 EXIT_INVALID = 1
 
@@ -35,7 +36,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_export)
     v = subparsers.add_parser(
         "validate", help="check a release folder against the contract and its manifest",
-        description="Check a release folder; exit 0 when valid, else print each problem.",
+        description="Check a release folder; exit 0 when valid, else print each problem."
+        " With --project, also check that the project's history still contains the history"
+        " chain head the release published.",
     )
     v.add_argument("folder", metavar="DIR")
     v.set_defaults(func=cmd_validate)
@@ -64,6 +67,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     problems = validate_release(Path(args.folder))
+    if args.project:
+        problems += release_head_problems(project_of(args), Path(args.folder))
     for problem in problems:
         print(problem)
     if problems:

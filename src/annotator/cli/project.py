@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.services.demo import build_demo, default_demo_folder
+from annotator.services.history_audit import verify_history
 from annotator.services.repair import repair_case_states
 from annotator.services.status import project_status
 from annotator.store.project import DB_NAME, backup_to
@@ -29,6 +30,11 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("repair", help=help_, description=help_)
     p.add_argument("--dry-run", action="store_true", help="only list what would change")
     p.set_defaults(func=cmd_repair)
+    help_ = "check the history's hash chain; name the first row changed, removed or inserted"
+    p = subparsers.add_parser("history-verify", help=help_, description=help_ + ", or a"
+                              " reordered row or a cut tail; exit 1 when the chain is broken")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_history_verify)
 
 
 DEMO_HELP = (
@@ -75,3 +81,15 @@ def cmd_repair(args: argparse.Namespace) -> int:
         print(f"{fix.case_id}: {verb} from {fix.before} to {fix.after}")
     print(f"{len(fixes)} case state(s) {'to repair' if args.dry_run else 'repaired'}")
     return 0
+
+
+def cmd_history_verify(args: argparse.Namespace) -> int:
+    report = verify_history(project_of(args))
+    if args.json:
+        print_json(report.as_json())
+    elif report.problem is None:
+        print(f"history intact: {report.rows} row(s), head row {report.head_seq}"
+              f" {report.head_hash}")
+    else:
+        print(f"history chain broken ({report.problem.kind}): {report.problem.message}")
+    return 0 if report.intact else EXIT_FAILED

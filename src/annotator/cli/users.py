@@ -8,7 +8,13 @@ from typing import Any
 from annotator.cli._shared import actor_of, new_password, print_json, project_of
 from annotator.errors import AnnotatorError
 from annotator.services.assignments import assign, reassign
-from annotator.services.users import add_user, list_users, set_password
+from annotator.services.users import (
+    add_user,
+    administers_store,
+    list_users,
+    reset_password,
+    set_password,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -22,7 +28,11 @@ def register(subparsers: Any) -> None:
     ua.add_argument(
         "--role", nargs="+", required=True, choices=["annotator", "adjudicator", "curator"]
     )
-    up = users_sub.add_parser("passwd", help="set a user's team store password")
+    up = users_sub.add_parser(
+        "passwd", help="set a user's team store password",
+        description="Set a user's team store password. Through the store's administrative URL"
+        " (a database role that owns its tables) no login is needed: the first password, or"
+        " a locked-out curator's.")
     up.add_argument("name")
     up.add_argument("--new-password-file", metavar="FILE",
                     help="read the new password from FILE (else asked at the terminal)")
@@ -51,7 +61,10 @@ def cmd_users(args: argparse.Namespace) -> int:
         print(f"{info.name}: {', '.join(info.roles)}")
         return 0
     if args.users_command == "passwd":
-        set_password(project, actor_of(project, args), args.name, new_password(args))
+        if administers_store(project):  # the administrative URL: no login (recovery path)
+            reset_password(project, args.name, new_password(args))
+        else:
+            set_password(project, actor_of(project, args), args.name, new_password(args))
         print(f"{args.name}: password set (stored as a salted scrypt hash)")
         return 0
     users = list_users(project)

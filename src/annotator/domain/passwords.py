@@ -23,8 +23,26 @@ def hash_password(password: str) -> str:
     return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
 
 
-def verify_password(password: str, stored: str) -> bool:
-    """True when ``password`` matches ``stored`` (constant-time compare)."""
+# A well-formed hash of no one's password (random salt and digest, fixed here): checking a
+# password against it costs one scrypt like a real check, so an unknown user or one without a
+# password answers in the same time as a wrong password.
+_DUMMY = (f"scrypt${_N}${_R}${_P}$8d0f4b6a2c7e9135f0a1b2c3d4e5f607"
+          "$3f6c1e8a9b2d4f7061c5e3a8b9d0f1e2a3b4c5d6e7f8091a2b3c4d5e6f708192")
+
+
+def verify_password(password: str, stored: str | None) -> bool:
+    """True when ``password`` matches ``stored`` (constant-time compare).
+
+    ``stored`` None (no such user, or no password yet) does the same scrypt work against a
+    dummy hash and answers False, so the time taken does not tell which case it was.
+    """
+    if stored is None:
+        _matches(password, _DUMMY)
+        return False
+    return _matches(password, stored)
+
+
+def _matches(password: str, stored: str) -> bool:
     try:
         kind, n, r, p, salt, digest = stored.split("$")
         if kind != "scrypt":

@@ -19,6 +19,7 @@ from annotator.export.settings import ORIGINAL_HISTORY_KEY, CardSettings
 
 NOT_STATED = "not stated"
 COUNTS_HEADING = "## Counts"
+HISTORY_HEAD_LABEL = "History chain head"
 
 
 @dataclass
@@ -41,6 +42,7 @@ class CardInput:
     files: list[str]
     include_comments: bool
     diff: dict[str, Any] | None = None
+    history_head: str = ""
 
 
 def _cell(text: object) -> str:
@@ -98,6 +100,11 @@ def render_card(card: CardInput) -> str:
             " reason codes, and the green light."
             + ("" if card.include_comments else " Free-text comments are not released."), "",
             _history_text(s), ""]
+    if card.history_head:
+        out += [f"{HISTORY_HEAD_LABEL}: `{card.history_head}`. Every edit behind this release is"
+                " attributed in the project's append-only history, whose rows form a SHA-256"
+                " hash chain; this was its head at export. `annotator validate RELEASE --project"
+                " PROJECT` checks that the project's history still contains it.", ""]
     out += _team(card)
     out += _filtering(card)
     out += _labels(card)
@@ -234,3 +241,9 @@ def card_counts(text: str) -> dict[str, int]:
         if match and match.group(1) in labels:
             found[labels[match.group(1)]] = int(match.group(2))
     return found
+
+
+def card_history_head(text: str) -> str | None:
+    """The history chain head a card states (for ``validate``), or None."""
+    found = re.search(rf"^{HISTORY_HEAD_LABEL}: `([0-9a-f]{{64}})`", text, re.M)
+    return found.group(1) if found else None

@@ -19,6 +19,8 @@ from annotator.export.settings import CardSettings
 
 CONFORMS_TO = "http://mlcommons.org/croissant/1.1"
 COUNTS_RECORD_SET = "counts"
+# The project history's hash chain head at export (published so a rewrite shows).
+HISTORY_HEAD_KEY = "historyChainHead"
 ENCODINGS = {".json": "application/json", ".csv": "text/csv", ".tsv": "text/tab-separated-values",
              ".md": "text/markdown", ".html": "text/html", ".png": "image/png",
              ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".dcm": "application/dicom"}
@@ -107,6 +109,7 @@ def build_croissant(
     image_sets: Mapping[str, list[str]],
     counts: Mapping[str, int],
     rai: Mapping[str, str | list[str]],
+    history_head: str = "",
 ) -> dict[str, Any]:
     """The croissant.json document. ``files`` are the metadata files (path -> bytes);
     ``image_sets`` maps a media type to glob patterns of the image files of that type."""
@@ -124,6 +127,8 @@ def build_croissant(
     keywords = ["medical imaging", "diagnostic workup", "benchmark"]
     doc["keywords"] = keywords + ([settings.domain] if settings.domain else [])
     doc.update({f"rai:{k}": v for k, v in rai.items()})
+    if history_head:
+        doc[HISTORY_HEAD_KEY] = history_head
     distribution = [_file_object(p, files[p]) for p in sorted(files)]
     for media_type, patterns in sorted(image_sets.items()):
         for pattern in patterns:
@@ -204,3 +209,9 @@ def croissant_counts(doc: Any) -> dict[str, int]:
                 if isinstance(key, str) and type(value) is int:
                     found[key] = value
     return found
+
+
+def croissant_history_head(doc: Any) -> str | None:
+    """The history chain head a croissant.json document states (for ``validate``), or None."""
+    value = doc.get(HISTORY_HEAD_KEY) if isinstance(doc, dict) else None
+    return value if isinstance(value, str) else None

@@ -59,6 +59,7 @@ class ReleaseInput:
     adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
     image_bytes: Callable[[str], bytes] = field(repr=False)
     renders_dir: Path | None = None  # where DICOM renders are cached (a project folder's)
+    history_head: str = ""  # the project history's hash chain head (store/chain.py)
 
 
 def pseudonym(seed: str, name: str) -> str:

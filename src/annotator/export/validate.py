@@ -4,7 +4,9 @@ Each problem is one readable line naming the file (and case, field or path). Che
 JSON types of every case (a stage is an integer or null, nothing coerced), one step per
 exam and steps naming existing exams, images present where the cases say and with the
 checksums images.csv and MANIFEST.sha256 give, paths in the release layout, and the counts
-in the card and in croissant.json equal to what release.json holds.
+in the card and in croissant.json equal to what release.json holds, and the history chain
+head the two state equal to each other (:func:`release_history_head` reads it for
+``validate --project``, which checks it against the project's history).
 
 A release holds regular files only: a symlink anywhere is a problem, and every read goes
 through :func:`_read`, which refuses a path that leaves the folder, a symlink, a folder or a
@@ -22,9 +24,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from annotator.export import layout as L
-from annotator.export.card import card_counts
+from annotator.export.card import card_counts, card_history_head
 from annotator.export.counts import JSON_COUNTS, image_paths, json_counts
-from annotator.export.croissant import croissant_counts
+from annotator.export.croissant import croissant_counts, croissant_history_head
 from annotator.export.manifest import read_manifest, release_files
 from annotator.export.model import case_problems
 
@@ -111,7 +113,34 @@ def validate_release(folder: Path) -> list[str]:
     problems += _images_csv(folder, cases)
     problems += _manifest(folder)
     problems += _counts(folder, cases)
+    problems += _history_heads(folder)
     return problems
+
+
+def _stated_heads(folder: Path) -> dict[str, str | None]:
+    """The history chain head stated by the card and by croissant.json (None: not stated)."""
+    heads: dict[str, str | None] = {}
+    try:
+        heads[L.CARD_MD] = card_history_head(_read(folder, L.CARD_MD).decode("utf-8"))
+    except (_Unreadable, UnicodeDecodeError):
+        pass  # reported by the counts check
+    croissant = _load_json(folder, L.CROISSANT_JSON, [])
+    if croissant is not None:
+        heads[L.CROISSANT_JSON] = croissant_history_head(croissant)
+    return heads
+
+
+def _history_heads(folder: Path) -> list[str]:
+    stated = _stated_heads(folder)
+    if len(set(stated.values())) > 1:
+        return [f"{L.CARD_MD} and {L.CROISSANT_JSON} state different history chain heads"]
+    return []
+
+
+def release_history_head(folder: Path) -> str | None:
+    """The history chain head the release published, when the card and croissant.json agree."""
+    heads = set(_stated_heads(folder).values())
+    return heads.pop() if len(heads) == 1 else None
 
 
 def _cases(folder: Path, cases: list[Any]) -> list[str]:

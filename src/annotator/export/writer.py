@@ -186,7 +186,7 @@ def _texts(
         policies=policies, licences=Counter(i.license or "not stated" for i in shipped),
         agreement_header=agreement.header, agreement_rows=agreement.rows,
         agreement_note=agreement.note, files=top, include_comments=options.include_comments,
-        diff=diff,
+        diff=diff, history_head=data.history_head,
     )
     texts[L.CARD_MD] = render_card(card).encode("utf-8")
     suffixes: dict[str, set[str]] = {}
@@ -204,6 +204,7 @@ def _texts(
                      agreement_note=agreement.note, include_comments=options.include_comments,
                      app_version=__version__)
     croissant = build_croissant(settings, date=options.date, files=texts,
-                                image_sets=image_sets, counts=counts, rai=rai)
+                                image_sets=image_sets, counts=counts, rai=rai,
+                                history_head=data.history_head)
     texts[L.CROISSANT_JSON] = L.dump_json(croissant)
     return texts

@@ -23,6 +23,7 @@ from annotator.export.release_input import (
 )
 from annotator.export.settings import ORIGINAL_HISTORY_KEY
 from annotator.services.review.base import CaseReview, active_annotations, review_case
+from annotator.store.chain import head
 from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
 from annotator.store.settings import CARD, DEID_SEED
@@ -71,6 +72,10 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
         with project.read() as session:
             return project.images.get(session, sha)
 
+    with project.read() as session:
+        # Read last: the history up to this head covers every edit the release was made of.
+        history_head = head(session)[1]
+
     return ReleaseInput(
         cases=released, excluded=excluded, held_back=held, project_cases=len(cases),
         annotated_candidates=len(annotated | {c.case_id for c in released}
@@ -78,6 +83,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
         user_names=sorted(set(names.values())), annotators=len(reviewers),
         adjudicators=len(adjudicators), image_bytes=load,
         renders_dir=project.folder / "cache" / "renders" if project.folder else None,
+        history_head=history_head,
     )
 
 

@@ -17,6 +17,8 @@ from annotator.store.schema import User, UserRole
 from annotator.store.settings import LOCAL_USER
 
 SETUP_ACTOR = "(setup)"
+# Who the history names for a password set through the administrative URL.
+STORE_ADMIN_ACTOR = "(store admin)"
 
 
 @dataclass(frozen=True)
@@ -142,32 +144,101 @@ def logins_required(project: Project) -> bool:
     if project.is_sqlite:
         return False
     with project.read() as session:
-        return session.scalars(
-            select(User.id).where(User.password_hash.is_not(None)).limit(1)
-        ).first() is not None
+        return _any_password(session)
 
 
 def authenticate(project: Project, name: str, password: str | None) -> None:
-    """Raise PermissionDenied unless ``password`` is ``name``'s (same message either way)."""
+    """Raise PermissionDenied unless ``password`` is ``name``'s (same message either way).
+
+    An unknown user, one without a password and a wrong password cost the same scrypt work
+    (:func:`verify_password` checks against a dummy hash), so the answer's time tells nothing.
+    """
     with project.read() as session:
         user = session.scalars(select(User).where(User.name == name)).first()
         stored = user.password_hash if user is not None else None
     if password is None:
         raise PermissionDenied(f"this team store needs a login: give {name}'s password"
                                " (--password-file FILE or ANNOTATOR_PASSWORD)")
-    if stored is None or not verify_password(password, stored):
+    if not verify_password(password, stored):
         raise PermissionDenied(f"login failed for {name!r}: unknown user or wrong password")
 
 
-def set_password(project: Project, actor: str, name: str, password: str) -> None:
-    """Set ``name``'s password (curators for anyone, a user for themself); hashed, never kept."""
+def _hashed(password: str) -> str:
     try:
-        hashed = hash_password(password)
+        return hash_password(password)
     except ValueError as exc:
         raise ValidationError(str(exc)) from None
+
+
+def _any_password(session: Session) -> bool:
+    return session.scalars(
+        select(User.id).where(User.password_hash.is_not(None)).limit(1)
+    ).first() is not None
+
+
+_NO_PASSWORD_YET = "this team store has no password yet"
+
+
+def _require_first_password(actor: str, user: User, owner: bool) -> None:
+    """The first password of a team store: a curator's own, through the administrative URL.
+
+    Whoever set theirs first would switch logins on and lock out the curators; and while no
+    one logs in, a name is all it takes to claim an account, so only the connection that owns
+    the store (which could rewrite the table anyway) may set it.
+    """
+    if Role.CURATOR.value not in user.role_names:
+        raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one must be a curator's own, so"
+                               f" that logins cannot lock the curators out; {user.name} is not"
+                               " a curator (a curator sets theirs first)")
+    if actor != user.name:
+        raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one must be the curator's own;"
+                               f" {actor} cannot set {user.name}'s")
+    if not owner:
+        raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one is set through the store's"
+                               " administrative URL (a database role that owns its tables):"
+                               f" annotator --project ADMIN_URL users passwd {user.name!r}")
+
+
+def set_password(project: Project, actor: str, name: str, password: str) -> None:
+    """Set ``name``'s password (curators for anyone, a user for themself); hashed, never kept.
+
+    On a team store without any password, only a curator's own password may be set, and
+    only through its administrative URL (:func:`_require_first_password`).
+    """
+    hashed = _hashed(password)
+    owner = project.owner_connection()
     with project.tx() as session:
-        if actor != name:
-            require_role(session, actor, Role.CURATOR, "setting another user's password")
-        user = get_user(session, name)
+        if project.is_sqlite or _any_password(session):
+            if actor != name:
+                require_role(session, actor, Role.CURATOR, "setting another user's password")
+            user = get_user(session, name)
+        else:
+            user = get_user(session, name)
+            _require_first_password(actor, user, owner)
         user.password_hash = hashed
         record(session, actor, "password_set", after={"name": name})
+
+
+def administers_store(project: Project) -> bool:
+    """True when ``project`` is opened through its administrative URL (:func:`reset_password`)."""
+    return project.owner_connection()
+
+
+def reset_password(project: Project, name: str, password: str) -> None:
+    """Set ``name``'s password without a login, through the store's administrative URL.
+
+    The recovery path of a locked-out team store: a database role that owns the tables
+    could set the hash with SQL anyway; an annotator's connection (a role that does not own
+    them) is refused. While no password exists, the first must still be a curator's.
+    """
+    hashed = _hashed(password)
+    if not project.owner_connection():
+        raise PermissionDenied("setting a password without a login needs the store's"
+                               " administrative URL (a database role that owns its tables)")
+    with project.tx() as session:
+        user = get_user(session, name)
+        if not _any_password(session) and Role.CURATOR.value not in user.role_names:
+            raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one must be a curator's"
+                                   f" own; {name} is not a curator")
+        user.password_hash = hashed
+        record(session, STORE_ADMIN_ACTOR, "password_set", after={"name": name})

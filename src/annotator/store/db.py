@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.errors import ProjectError
+from annotator.store.chain import chain_new_entries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 30_000
@@ -66,7 +67,10 @@ def _configure_sqlite(engine: Engine) -> None:
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
+    """Sessions for write transactions; every history row they add joins the hash chain."""
+    factory = sessionmaker(engine, expire_on_commit=False)
+    event.listen(factory, "before_flush", chain_new_entries)
+    return factory
 
 
 def read_session_factory(engine: Engine) -> sessionmaker[Session]:

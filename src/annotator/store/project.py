@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
@@ -128,6 +128,21 @@ class Project:
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
+
+    def owner_connection(self) -> bool:
+        """True on PostgreSQL when this connection's database role owns the store's tables.
+
+        That role can rewrite any row with SQL anyway, so the app lets it reset a password
+        without a login: the recovery path of a locked-out team store (the store's
+        administrative URL). False on SQLite, which has no logins.
+        """
+        if self.is_sqlite:
+            return False
+        with self.read() as session:
+            return bool(session.scalar(text(
+                "SELECT pg_has_role(current_user, c.relowner, 'USAGE') FROM pg_class c"
+                " WHERE c.oid = to_regclass('users')"
+            )))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -163,6 +164,21 @@ class HistoryEntry(Base):
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The hash chain (store/chain.py): the row's place in the database's order, the hash of
+    # the row before it and its own hash over both. Set at insert, never changed.
+    seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True, unique=True, index=True)
+    prev_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    row_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ChainHead(Base):
+    """The history chain's last row (one row, id 1): locked by every writer of history, and
+    the reference that reveals rows cut from the end of the chain."""
+
+    __tablename__ = "history_chain"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    hash: Mapped[str] = mapped_column(String(64))
 
 
 class SyncBundle(Base):

@@ -107,3 +107,24 @@ def read_json_file(path: Path, limit: int, **options: Any) -> Any:
     OSError when it cannot be read, ValueError when it is not bounded JSON.
     """
     return loads_bounded(read_regular(path, limit).decode("utf-8"), **options)
+
+
+def unstorable_text(value: Any) -> str | None:
+    """Why a JSON value holds text no store can keep (a lone surrogate or a NUL), or None."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return "a text holds a NUL character (\\u0000), which is not text"
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return ("a text holds a lone surrogate (an escape such as \\ud800 without its"
+                        " pair), which is not text")
+    return None

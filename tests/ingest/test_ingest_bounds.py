@@ -129,3 +129,20 @@ def test_huge_images_are_refused_from_their_header_before_decoding() -> None:
             assert "too large to open safely" in exc.reason
         else:
             raise AssertionError("a huge image was accepted")
+
+
+def test_deeply_nested_json_is_refused_alone_and_the_good_files_go_in(case_dir: Path) -> None:
+    """Issue 23: a case nested hundreds of levels deep was taken whole (and crashed later
+    recursive walks); nested past the parser's limit it must still be one rejection."""
+    good = write_case_file(case_dir, make_case("1"))
+    files = []
+    for levels in (300, 5000):
+        text = json.dumps(make_case(f"deep-{levels}"))
+        nested = "[" * levels + "]" * levels
+        path = case_dir / f"deep-{levels}.json"
+        path.write_text(f'{text[:-1]}, "clinical_history_extra": {nested}}}', "utf-8")
+        files.append(path)
+    result = read(good, *files)
+    assert [c.case_id for c in result.accepted] == ["1"]
+    reasons = _reasons(result)
+    assert all("nested deeper than 64 levels" in reasons[f.name] for f in files)

@@ -158,3 +158,25 @@ def test_unbundle_staging_folders_carry_the_pid_and_a_killed_runs_folder_is_clea
     assert not stale.exists()
     assert (tmp_path / "laptop").is_dir()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".laptop")] == []
+
+
+@sqlite_only
+def test_a_refused_label_value_is_named_not_echoed(
+    curator: Project, laptop: Project, package: PackageResult, tmp_path: Path
+) -> None:
+    """A 2 MB label used to come back in full in the refusal (and on the terminal)."""
+
+    def huge(data: dict[str, Any]) -> None:
+        for case in data["cases"]:
+            for entry in case["annotation"]["history"]:
+                entry["id"] = str(uuid.uuid4())
+        labels = data["cases"][0]["annotation"]["labels"]
+        key = next(k for k in labels if k.startswith("importance:"))
+        labels[key] = {"value": "x" * 2_000_000, "how": "set"}
+
+    forged = _rewrite(package.path, tmp_path / "huge.annotator-package", content=huge,
+                      key=laptop_key(laptop))
+    report = import_package(curator, CURATOR, forged)
+    refused = [c for c in report.cases if c.status == "refused"]
+    assert len(refused) == 1 and "2,000,002 characters" in refused[0].reason
+    assert len(refused[0].reason) < 300

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from annotator.ingest.results import Rejection
-from annotator.inputfiles import NotReadable, TooDeep, loads_bounded, read_regular
+from annotator.inputfiles import (
+    NotReadable,
+    TooDeep,
+    loads_bounded,
+    read_regular,
+    unstorable_text,
+)
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,7 @@ def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
         return [], Rejection(file, None, None, f"not a case file: JSON {exc}")
     except ValueError as exc:
         return [], Rejection(file, None, None, f"malformed JSON: {exc or type(exc).__name__}")
-    bad_text = _bad_text(value)
+    bad_text = unstorable_text(value)
     if bad_text:
         return [], Rejection(file, None, None, bad_text)
     if isinstance(value, list):
@@ -133,27 +139,6 @@ def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
         return [CaseObject(file, None, value)], None
     return [], Rejection(file, None, None, f"a case file holds a case object or an array of"
                                            f" them, not {json_kind(value)}")
-
-
-def _bad_text(value: Any) -> str | None:
-    """Why a JSON value holds text no store can keep: a lone surrogate or a NUL character."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, str):
-            if "\x00" in item:
-                return "a text holds a NUL character (\\u0000), which is not text"
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return ("a text holds a lone surrogate (an escape such as \\ud800 without its"
-                        " pair), which is not text")
-    return None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

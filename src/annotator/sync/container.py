@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticError
 
+from annotator.domain.text import error_location
 from annotator.inputfiles import loads_bounded, open_regular
 from annotator.sync.formats import FORMAT_VERSIONS, KIND_WORDS, FileEntry, SyncFileError
 
@@ -147,7 +148,7 @@ def validated(path: Path, model: type[M], data: Any, member: str) -> M:
         return model.model_validate(data)
     except PydanticError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top)"
+        where = error_location(first["loc"]) or "(top)"
         raise SyncFileError(path, f"{member} field {where}: {first['msg']}") from None
 
 

@@ -60,10 +60,15 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
         size = os.fstat(handle.fileno()).st_size
         if size > limit:
             raise NotReadable(errno.EFBIG, f"file of {size:,} bytes is larger than {limit:,}")
-        data = handle.read(limit + 1)
-    if len(data) > limit:  # a file that grows while read
-        raise NotReadable(errno.EFBIG, f"file grew past {limit:,} bytes")
-    return data
+        chunks = []
+        read = 0
+        # In chunks: read(limit) would allocate the whole limit up front, whatever the size.
+        while chunk := handle.read(min(2**20, limit + 1 - read)):
+            read += len(chunk)
+            if read > limit:  # a file that grows while read
+                raise NotReadable(errno.EFBIG, f"file grew past {limit:,} bytes")
+            chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def loads_bounded(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> Any:

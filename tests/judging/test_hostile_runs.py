@@ -97,3 +97,20 @@ def test_a_fifo_run_file_is_refused_without_blocking(team: Any, tmp_path: Path) 
     os.mkfifo(fifo)
     with pytest.raises(ValidationError, match="not a regular file"):
         import_runs(team, "cu", [fifo])
+
+
+@pytest.mark.parametrize("kind", ["long-cell", "fifo"])
+def test_a_hostile_score_sheet_is_a_one_line_refusal(team: Any, tmp_path: Path,
+                                                      kind: str) -> None:
+    """csv's field limit raised csv.Error (a traceback); a FIFO blocked the command."""
+    from annotator.services.judge_csv import COLUMNS, import_scores_csv
+
+    sheet = tmp_path / "scores.csv"
+    if kind == "fifo":
+        os.mkfifo(sheet)
+    else:
+        sheet.write_text(",".join(COLUMNS) + "\n" + '"' + "x" * 200_000 + '",r,c,diagnosis,,1,\n',
+                         "utf-8")
+    with pytest.raises(ValidationError, match="scores.csv: cannot read") as info:
+        import_scores_csv(team, "cu", sheet)
+    assert len(str(info.value)) < 300

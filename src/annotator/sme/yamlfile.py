@@ -89,6 +89,11 @@ def _key_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
         _key_lines(value_node, key + ".", out)
 
 
+def _first_line(reason: object) -> str:
+    # PyYAML's messages go on with an indented "in <string>, position N" line.
+    return (str(reason).strip().splitlines() or [""])[0]
+
+
 def read_documents(path: Path) -> list[Document]:
     """The benchmark mappings of one file (a mapping or a list); YamlProblem if unreadable."""
     name = str(path)
@@ -115,9 +120,10 @@ def read_documents(path: Path) -> list[Document]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
-        raise YamlProblem(name, line, f"not valid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise YamlProblem(name, 1, f"not valid YAML: {exc}") from None
+        raise YamlProblem(name, line, f"not valid YAML: {_first_line(exc.problem or exc)}"
+                          ) from None
+    except yaml.YAMLError as exc:  # ReaderError: a character YAML does not allow
+        raise YamlProblem(name, 1, f"not valid YAML: {_first_line(exc)}") from None
     if root is None:
         raise YamlProblem(name, 1, "the file is empty")
     if isinstance(root, yaml.SequenceNode) and isinstance(data, list):

@@ -27,7 +27,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticError
 
 from annotator.domain.text import error_location
-from annotator.inputfiles import loads_bounded, open_regular
+from annotator.inputfiles import loads_bounded, open_regular, unstorable_text
 from annotator.sync.formats import FORMAT_VERSIONS, KIND_WORDS, FileEntry, SyncFileError
 
 MANIFEST = "manifest.json"
@@ -129,6 +129,8 @@ class Container:
             data = loads_bounded(self.members[CONTENT])
         except (KeyError, ValueError) as exc:
             raise SyncFileError(self.path, f"{CONTENT} is missing or not JSON ({exc})") from None
+        if unstorable_text(data):
+            raise SyncFileError(self.path, f"{CONTENT}: {unstorable_text(data)}")
         return validated(self.path, model, data, CONTENT)
 
     def member(self, name: str) -> bytes:
@@ -190,6 +192,8 @@ def read_container(
             raise SyncFileError(path, f"not {KIND_WORDS[kind]} (no {MANIFEST})") from None
         except _READ_ERRORS as exc:  # JSON errors are ValueErrors too
             raise SyncFileError(path, f"damaged manifest ({exc})") from None
+        if unstorable_text(manifest):  # nor could the checksum be computed over it
+            raise SyncFileError(path, f"damaged manifest ({unstorable_text(manifest)})")
         _check_header(path, manifest, kind)
         if verify is not None:
             verify(manifest)

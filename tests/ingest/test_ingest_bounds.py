@@ -146,3 +146,12 @@ def test_deeply_nested_json_is_refused_alone_and_the_good_files_go_in(case_dir: 
     assert [c.case_id for c in result.accepted] == ["1"]
     reasons = _reasons(result)
     assert all("nested deeper than 64 levels" in reasons[f.name] for f in files)
+
+
+def test_a_refused_label_is_named_not_echoed_in_full(case_dir: Path) -> None:
+    """Issue 23: a 1 MB difficulty came back in full in the case's problem (and on screen)."""
+    path = write_case_file(case_dir, make_case("1", difficulty="x" * 1_000_000))
+    result = read(path)
+    messages = [p.message for c in result.accepted for p in c.problems]
+    assert any("1,000,002 characters" in m for m in messages)
+    assert max(len(m) for m in messages) < 300

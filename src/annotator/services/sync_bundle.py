@@ -186,6 +186,10 @@ class BundleImages(Mapping[str, bytes]):
     def __len__(self) -> int:
         return len(self._members)
 
+    def close(self) -> None:
+        """Close the bundle file the images are read from."""
+        self._container.close()
+
 
 def read_bundle(path: Path) -> tuple[BundleManifest, BundleContent, BundleImages]:
     """Read and verify a bundle: manifest, content and its images by SHA-256."""

@@ -59,6 +59,14 @@ def unbundle(bundle: Path, folder: str | Path) -> UnbundleResult:
     if is_url(str(folder)):
         raise ProjectError("an annotator's offline project is a folder, not a database URL")
     manifest, content, images = read_bundle(Path(bundle))
+    try:
+        return _unbundle(Path(bundle), folder, manifest, content, images)
+    finally:
+        images.close()
+
+
+def _unbundle(bundle: Path, folder: str | Path, manifest: BundleManifest,
+              content: BundleContent, images: BundleImages) -> UnbundleResult:
     if content.package_secret is None:
         raise SyncFileError(bundle, "made by an older annotator without a package secret; ask"
                                     " the curator for a new bundle")

@@ -19,9 +19,9 @@ import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticError
@@ -118,6 +118,7 @@ class Container:
     manifest: dict[str, Any]
     members: dict[str, bytes]
     listed: dict[str, Member]
+    _archive: zipfile.ZipFile | None = field(default=None, repr=False)
 
     def model(self, model: type[M]) -> M:
         """The manifest as ``model`` (raises SyncFileError naming the bad field)."""
@@ -138,10 +139,17 @@ class Container:
         if name in self.members:
             return self.members[name]
         entry = self.listed[name]  # KeyError when not listed
-        with _open_archive(self.path, "the file") as archive:
-            data = _read_member(self.path, archive, entry, keep=True)
+        if self._archive is None:  # opened once for every later member, until close()
+            self._archive = _open_archive(self.path, "the file")
+        data = _read_member(self.path, self._archive, entry, keep=True)
         assert data is not None
         return data
+
+    def close(self) -> None:
+        """Close the file :meth:`member` opened, if it did."""
+        if self._archive is not None:
+            self._archive.close()
+            self._archive = None
 
 
 def validated(path: Path, model: type[M], data: Any, member: str) -> M:
@@ -154,6 +162,20 @@ def validated(path: Path, model: type[M], data: Any, member: str) -> M:
         raise SyncFileError(path, f"{member} field {where}: {first['msg']}") from None
 
 
+class _OwnZip(zipfile.ZipFile):
+    """A ZipFile that closes the file object it reads (ZipFile leaves a given one open)."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self._handle = handle  # first: close() runs from __del__ even when opening fails
+        super().__init__(handle)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._handle.close()
+
+
 def _open_archive(path: Path, what: str) -> zipfile.ZipFile:
     """The zip at ``path``; only a regular file is opened (a FIFO would block forever)."""
     try:
@@ -164,7 +186,7 @@ def _open_archive(path: Path, what: str) -> zipfile.ZipFile:
         raise SyncFileError(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}"
                             ) from None
     try:
-        return zipfile.ZipFile(handle)
+        return _OwnZip(handle)
     except _READ_ERRORS as exc:
         handle.close()
         raise SyncFileError(path, f"not readable as {what} (truncated or damaged: {exc})"

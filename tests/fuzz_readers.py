@@ -12,6 +12,7 @@ example a deadline; the parent's timeout catches a true hang.
 from __future__ import annotations
 
 import csv
+import hashlib
 import importlib.util
 import io
 import json
@@ -184,7 +185,6 @@ def _zip_targets(work: Path, kind: str) -> None:
         if member == "content.json":  # resealed, so the deeper checks meet it
             head = json.loads(members["manifest.json"])
             entry = next(e for e in head["files"] if e["path"] == "content.json")
-            import hashlib
             entry.update(sha256=hashlib.sha256(members[member]).hexdigest(),
                          size=len(members[member]))
             head["checksum"] = manifest_checksum(head)

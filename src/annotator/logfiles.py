@@ -25,6 +25,7 @@ def write_error_log(text: str) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     path = folder / f"error-{stamp}-{os.getpid()}.log"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+    # backslashreplace: a traceback quoting a lone surrogate from a file must still be written
+    with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
         handle.write(text)
     return path

@@ -129,3 +129,29 @@ def test_huge_images_are_refused_from_their_header_before_decoding() -> None:
             assert "too large to open safely" in exc.reason
         else:
             raise AssertionError("a huge image was accepted")
+
+
+def test_deeply_nested_json_is_refused_alone_and_the_good_files_go_in(case_dir: Path) -> None:
+    """Issue 23: a case nested hundreds of levels deep was taken whole (and crashed later
+    recursive walks); nested past the parser's limit it must still be one rejection."""
+    good = write_case_file(case_dir, make_case("1"))
+    files = []
+    for levels in (300, 5000):
+        text = json.dumps(make_case(f"deep-{levels}"))
+        nested = "[" * levels + "]" * levels
+        path = case_dir / f"deep-{levels}.json"
+        path.write_text(f'{text[:-1]}, "clinical_history_extra": {nested}}}', "utf-8")
+        files.append(path)
+    result = read(good, *files)
+    assert [c.case_id for c in result.accepted] == ["1"]
+    reasons = _reasons(result)
+    assert all("nested deeper than 64 levels" in reasons[f.name] for f in files)
+
+
+def test_a_refused_label_is_named_not_echoed_in_full(case_dir: Path) -> None:
+    """Issue 23: a 1 MB difficulty came back in full in the case's problem (and on screen)."""
+    path = write_case_file(case_dir, make_case("1", difficulty="x" * 1_000_000))
+    result = read(path)
+    messages = [p.message for c in result.accepted for p in c.problems]
+    assert any("1,000,002 characters" in m for m in messages)
+    assert max(len(m) for m in messages) < 300

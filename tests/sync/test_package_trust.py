@@ -144,7 +144,8 @@ def test_a_zip_bomb_or_padded_manifest_is_refused_with_bounded_memory(
     monkeypatch.setattr(container, "MAX_MEMBER_BYTES", 4 * 2**20)
     monkeypatch.setattr(container, "MAX_MANIFEST_BYTES", 2 * 2**20)
     head: dict[str, Any] = {"kind": "annotator-annotation-package", "format_version": 2,
-                            "files": [{"path": "content.json"}]}
+                            "files": [{"path": "content.json", "sha256": "0" * 64,
+                                       "size": 100}]}
     head["checksum"] = container.manifest_checksum(head)
     manifest = json.dumps(head).encode()
     bomb = _bomb(tmp_path / "bomb.annotator-package", "content.json", 64 * 2**20,
@@ -153,8 +154,9 @@ def test_a_zip_bomb_or_padded_manifest_is_refused_with_bounded_memory(
     assert bomb.stat().st_size < 2**20 and padded.stat().st_size < 2**20
     tracemalloc.start()
     try:
-        for path, why in ((bomb, "content.json is"), (padded, "manifest.json is")):
-            with pytest.raises(SyncFileError, match=f"refused: {why}"):
+        for path, why in ((bomb, "damaged: checksum of content.json"),
+                          (padded, "refused: manifest.json is")):
+            with pytest.raises(SyncFileError, match=why):
                 container.read_container(path, "annotator-annotation-package")
         _, peak = tracemalloc.get_traced_memory()
     finally:

@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except AnnotatorError as exc:
-        print(f"annotator: error: {exc}", file=sys.stderr)
+        _say(f"annotator: error: {exc}")
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("annotator: interrupted", file=sys.stderr)
@@ -132,8 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except Exception as exc:  # a bug: one line for the user, the traceback in a log file
         log = write_error_log(traceback.format_exc())
-        print(
-            f"annotator: internal error: {type(exc).__name__}: {exc} (details in {log})",
-            file=sys.stderr,
-        )
+        _say(f"annotator: internal error: {type(exc).__name__}: {exc} (details in {log})")
         return EXIT_ERROR
+
+
+def _say(line: str) -> None:
+    """One line on stderr; a lone surrogate (from a file name or file text) is escaped."""
+    print(line.encode("utf-8", "backslashreplace").decode("utf-8"), file=sys.stderr)

@@ -11,16 +11,17 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from annotator.errors import AnnotatorError
+from annotator.inputfiles import read_regular
 from annotator.services.users import logins_required, resolve_actor
 from annotator.store.project import Project, open_project
 from annotator.tasks import TaskState
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
 EXIT_ERROR = 2  # the command could not run (bad arguments, permissions, project)
+MAX_PASSWORD_FILE_BYTES = 64 * 2**10
 
 
 def print_json(data: Any) -> None:
@@ -45,10 +46,11 @@ def actor_of(project: Project, args: argparse.Namespace) -> str:
 
 
 def read_password_file(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8").rstrip("\r\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnnotatorError(f"cannot read the password file {path}: {exc}") from None
+    try:  # a regular file only: a FIFO would wait forever for a writer
+        return read_regular(path, MAX_PASSWORD_FILE_BYTES).decode("utf-8").rstrip("\r\n")
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+        why = getattr(exc, "strerror", None) or exc
+        raise AnnotatorError(f"cannot read the password file {path}: {why}") from None
 
 
 def login_password(args: argparse.Namespace) -> str | None:

@@ -26,7 +26,7 @@ from pydantic import (
 )
 from pydantic import ValidationError as PydanticValidationError
 
-from annotator.domain.text import printable
+from annotator.domain.text import clipped, printable
 from annotator.domain.vocabulary import LabelError, normalise_label
 from annotator.errors import AnnotatorError
 
@@ -241,7 +241,7 @@ def describe_json(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return f"number {value!r}"
+        return f"number {clipped(value)}"
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
         return f"string {json.dumps(shown, ensure_ascii=False)}"

@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.domain.text import clipped
 from annotator.domain.vocabulary import LABELS, metadata_misreads, unfamiliar_terms
 
 RUBRIC_LEVELS = ("3", "2", "1", "0")
@@ -62,7 +63,8 @@ def _check_texts(content: dict[str, Any]) -> list[Problem]:
         value = content.get(kind)
         if value is not None and value not in LABELS[kind]:
             found.append(Problem("case_label_unknown", kind,
-                                 f"{kind} {value!r} is not one of {', '.join(LABELS[kind])}"))
+                                 f"{kind} {clipped(value)} is not one of"
+                                 f" {', '.join(LABELS[kind])}"))
     return found
 
 
@@ -77,7 +79,7 @@ def _check_exams(content: dict[str, Any]) -> list[Problem]:
                                  "the exam has no figure"))
         elif figure in seen:
             found.append(Problem("exam_duplicate_figure", f"{where}.figure",
-                                 f"{figure!r} is also the figure of imaging_examinations"
+                                 f"{clipped(figure)} is also the figure of imaging_examinations"
                                  f"[{seen[figure]}]; an exam's figure must be unique"))
         else:
             seen[figure] = i
@@ -102,7 +104,7 @@ def _check_steps(content: dict[str, Any]) -> list[Problem]:
         elif source in first_step:
             found.append(Problem("step_duplicate_exam", f"{where}.source",
                                  f"diagnostic_steps[{first_step[source]}] already names"
-                                 f" {source!r}; one step per exam"))
+                                 f" {clipped(source)}; one step per exam"))
         else:
             first_step[source] = i
         importance = step.get("essential")
@@ -110,7 +112,7 @@ def _check_steps(content: dict[str, Any]) -> list[Problem]:
             not isinstance(importance, str) or importance.lower() not in LABELS["importance"]
         ):
             found.append(Problem("step_importance_unknown", f"{where}.essential",
-                                 f"importance {importance!r} counts as 'optional' for the"
+                                 f"importance {clipped(importance)} counts as 'optional' for the"
                                  " scorer; use essential, optional or unnecessary"))
     return found
 
@@ -119,8 +121,8 @@ def _unknown_source_message(source: object, figures: list[str]) -> str:
     if not _text(source):
         return "the step names no exam"
     close = [f for f in figures if _loose(f) == _loose(str(source))]
-    hint = f" (did you mean {close[0]!r}? the match must be exact)" if close else ""
-    return f"{source!r} is not the figure of any exam{hint}"
+    hint = f" (did you mean {clipped(close[0])}? the match must be exact)" if close else ""
+    return f"{clipped(source)} is not the figure of any exam{hint}"
 
 
 def _loose(figure: str) -> str:
@@ -228,7 +230,8 @@ def attribution_warnings(content: dict[str, Any]) -> list[Problem]:
                    if use.attribution.get(key) is None]
         if lacking:
             found.append(Problem("image_attribution_missing", use.field,
-                                 f"image {use.draft_path!r} has no {' and no '.join(lacking)}"))
+                                 f"image {clipped(use.draft_path)} has no"
+                                 f" {' and no '.join(lacking)}"))
     return found
 
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.domain.text import clipped
 from annotator.errors import ValidationError
+
+MAX_KEY_CHARACTERS = 300  # the store's column (domain.text.LabelKey)
 
 IMPORTANCE = ("essential", "optional", "unnecessary")
 DIFFICULTY = ("normal", "hard", "extreme_hard")
@@ -75,7 +78,7 @@ FAMILIES = (
 def label_key(family: str, item: str = "") -> str:
     """Build a label key; validates the family."""
     if family not in FAMILIES:
-        raise ValidationError(f"unknown label family {family!r}")
+        raise ValidationError(f"unknown label family {clipped(family)}")
     return f"{family}:{item}" if item else family
 
 
@@ -102,12 +105,15 @@ _TEXT_FAMILIES = (
 
 def validate_edit(edit: LabelEdit, figures: list[str]) -> None:
     """Raise ValidationError when the edit's value is not acceptable for its family."""
+    if len(edit.key) > MAX_KEY_CHARACTERS:
+        raise ValidationError(f"a label key has at most {MAX_KEY_CHARACTERS} characters, not"
+                              f" {len(edit.key):,}")
     family, item = split_key(edit.key)
     value = edit.value
     if family not in FAMILIES:
-        raise ValidationError(f"unknown label family {family!r}")
+        raise ValidationError(f"unknown label family {clipped(family)}")
     if family in _PER_EXAM and item not in figures:
-        raise ValidationError(f"{edit.key}: the case has no exam {item!r}")
+        raise ValidationError(f"{edit.key}: the case has no exam {clipped(item)}")
     if value is None:
         return
     if family in SUGGESTIBLE:
@@ -129,7 +135,7 @@ def _validate_suggestible(key: str, family: str, value: Any) -> None:
     inner = value["value"]
     allowed = {"importance": IMPORTANCE, "difficulty": DIFFICULTY, "rarity": RARITY}
     if family in allowed and inner not in allowed[family]:
-        raise ValidationError(f"{key}: {inner!r} is not one of {', '.join(allowed[family])}")
+        raise ValidationError(f"{key}: {clipped(inner)} is not one of {', '.join(allowed[family])}")
     if family == "stage" and inner is not None and (type(inner) is not int or inner < 1):
         raise ValidationError(f"{key}: a stage is an integer >= 1 or None (unranked)")
 

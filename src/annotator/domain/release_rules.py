@@ -16,12 +16,17 @@ from annotator.domain.checks import LOCALISATION_KEYS, check_case
 from annotator.domain.vocabulary import is_follow_up, is_non_imaging
 
 
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    # A wrong type (an int where the list belongs) is the schema check's problem, not a crash.
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _exams(case: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e for e in case.get("imaging_examinations") or [] if isinstance(e, dict)]
+    return _dicts(case.get("imaging_examinations"))
 
 
 def _steps(case: dict[str, Any]) -> list[dict[str, Any]]:
-    return [s for s in case.get("diagnostic_steps") or [] if isinstance(s, dict)]
+    return _dicts(case.get("diagnostic_steps"))
 
 
 def structure_problems(case: dict[str, Any]) -> list[str]:

@@ -72,3 +72,9 @@ def can_edit(annotation_state: str, case_state: str) -> str | None:
     if case_state == CaseState.EXCLUDED:
         return "the case is excluded"
     return None
+
+# The history actions an annotator's own edits write on their annotation (services.annotating,
+# services.workspace_state): all a package may carry. A green light, a decision or a state
+# change is made at the curator's, never arrives in a package.
+ANNOTATOR_ACTIONS = frozenset({"label", "accept_suggestion", "active_time", "submitted",
+                               "reopened"})

@@ -23,7 +23,38 @@ def printable(value: str) -> str:
     return value
 
 
+# In a name or id a TAB or a line break is as bad as any control character: it breaks the
+# tab-separated and one-line outputs that name people and cases.
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(value: str) -> str:
+    """``value`` unchanged, or ValueError when it holds any control character or line break."""
+    found = _NAME_CONTROL.search(value)
+    if found:
+        raise ValueError(f"contains the control character U+{ord(found.group()):04X}")
+    return value
+
+
 # Column widths of the store (store/schema.py): ids and names 200, label keys 300.
-Name = Annotated[str, StringConstraints(max_length=200), AfterValidator(printable)]
+Name = Annotated[str, StringConstraints(max_length=200), AfterValidator(one_line)]
 LabelKey = Annotated[str, StringConstraints(max_length=300), AfterValidator(printable)]
 Word = Annotated[str, StringConstraints(max_length=50), AfterValidator(printable)]
+
+
+def clipped(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut to about ``limit`` characters: a refused 10 MB
+    value is named, not printed."""
+    return clip(repr(value), limit)
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to about ``limit`` characters for a message, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def error_location(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error's location as ``a.b.0.c``, each part clipped (a key can be huge)."""
+    return ".".join(clip(str(part), 40) for part in loc)

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from typing import Any
 
+from annotator.domain.text import clipped
 from annotator.errors import AnnotatorError
 
 CONTRAST_TERMS = ("non-contrast", "post-contrast", "with and without contrast")
@@ -53,7 +54,7 @@ class LabelError(AnnotatorError):
 
     def __init__(self, kind: str, value: object) -> None:
         allowed = ", ".join(LABELS.get(kind, ()))
-        super().__init__(f"{kind} {value!r} is not one of {allowed}")
+        super().__init__(f"{kind} {clipped(value)} is not one of {allowed}")
         self.kind = kind
         self.value = value
 
@@ -105,15 +106,15 @@ def metadata_misreads(meta: dict[str, Any]) -> list[tuple[str, str]]:
         squashed = _squash(contrast)
         understood = normalise_for_compare("contrast", contrast)
         if squashed in _MEANINGLESS_CONTRAST:
-            found.append(("contrast", f"contrast {contrast!r} carries no meaning for the matcher;"
-                          f" use one of {', '.join(CONTRAST_TERMS)}"))
+            found.append(("contrast", f"contrast {clipped(contrast)} carries no meaning for"
+                                      f" the matcher; use one of {', '.join(CONTRAST_TERMS)}"))
         elif (understood not in CONTRAST_TERMS and "contrast" in squashed
               and _NEGATION.search(squashed) and not _BOTH_PHASES.search(squashed)):
-            found.append(("contrast", f"contrast {contrast!r} is read as WITH contrast by the"
-                          " matcher; write 'non-contrast'"))
+            found.append(("contrast", f"contrast {clipped(contrast)} is read as WITH contrast"
+                                      " by the matcher; write 'non-contrast'"))
     modality = meta.get("modality")
     if isinstance(modality, str) and _HYPHENATED_PET.search(_squash(modality)):
-        found.append(("modality", f"modality {modality!r} with a hyphen is read as two"
+        found.append(("modality", f"modality {clipped(modality)} with a hyphen is read as two"
                       " modalities; write it with a slash, e.g. 'PET/CT'"))
     if "region" in meta and "imaged_region" not in meta:
         found.append(("region", "the matcher reads 'imaged_region', not 'region';"
@@ -140,7 +141,7 @@ def unfamiliar_terms(meta: dict[str, Any]) -> list[tuple[str, str]]:
             continue
         known = {normalise_for_compare(key, term) for term in terms}
         if normalise_for_compare(key, value) not in known:
-            found.append((key, f"{key} {value!r} is outside the matcher's vocabulary"
+            found.append((key, f"{key} {clipped(value)} is outside the matcher's vocabulary"
                           f" ({', '.join(terms)})"))
     return found
 

@@ -41,7 +41,8 @@ def image_paths(case: dict[str, Any]) -> list[str]:
     """Distinct image paths a case cites (exams first, then the ``images`` index)."""
     paths: list[str] = []
     for exam in _dicts(case.get("imaging_examinations")):
-        paths += [p for p in exam.get("image_paths") or [] if isinstance(p, str)]
+        listed = exam.get("image_paths")
+        paths += [p for p in listed if isinstance(p, str)] if isinstance(listed, list) else []
     paths += [e["path"] for e in _dicts(case.get("images")) if isinstance(e.get("path"), str)]
     return list(dict.fromkeys(paths))
 

@@ -204,7 +204,10 @@ def croissant_counts(doc: Any) -> dict[str, int]:
     record_sets = doc.get("recordSet") if isinstance(doc, dict) else None
     for record_set in record_sets if isinstance(record_sets, list) else []:
         if isinstance(record_set, dict) and record_set.get("@id") == COUNTS_RECORD_SET:
-            for row in record_set.get("data") or []:
+            rows = record_set.get("data")
+            for row in rows if isinstance(rows, list) else []:
+                if not isinstance(row, dict):
+                    continue
                 key, value = row.get("counts/quantity"), row.get("counts/count")
                 if isinstance(key, str) and type(value) is int:
                     found[key] = value

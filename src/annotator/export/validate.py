@@ -17,7 +17,6 @@ problems, never tracebacks.
 from __future__ import annotations
 
 import csv
-import json
 import os
 import stat
 from pathlib import Path, PurePosixPath
@@ -29,6 +28,7 @@ from annotator.export.counts import JSON_COUNTS, image_paths, json_counts
 from annotator.export.croissant import croissant_counts, croissant_history_head
 from annotator.export.manifest import read_manifest, release_files
 from annotator.export.model import case_problems
+from annotator.inputfiles import loads_bounded, unstorable_text
 
 MAX_FILE_BYTES = 2 * 2**30
 
@@ -79,14 +79,18 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_ABSENT: Any = object()  # what _load_json returns for a file it could not read (a problem)
+
+
 def _load_json(folder: Path, rel: str, problems: list[str]) -> Any:
+    """The file's JSON value (``null`` is None), or :data:`_ABSENT` with the problem noted."""
     try:
-        return json.loads(_read(folder, rel).decode("utf-8"), parse_constant=_no_constants)
+        return loads_bounded(_read(folder, rel).decode("utf-8"), parse_constant=_no_constants)
     except _Unreadable as exc:
         problems.append(f"{rel}: {exc}")
-    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+    except ValueError as exc:  # UnicodeDecodeError and too deep nesting are ValueErrors
         problems.append(f"{rel}: not valid JSON ({exc or type(exc).__name__})")
-    return None
+    return _ABSENT
 
 
 def _symlinks(folder: Path) -> list[str]:
@@ -105,10 +109,14 @@ def validate_release(folder: Path) -> list[str]:
         return [f"{folder}: not a folder"]
     problems: list[str] = _symlinks(folder)
     cases = _load_json(folder, L.RELEASE_JSON, problems)
-    if cases is not None and not isinstance(cases, list):
+    if cases is not _ABSENT and not isinstance(cases, list):
         problems.append(f"{L.RELEASE_JSON}: the top level must be an array of cases")
         cases = None
-    cases = cases or []
+    bad_text = unstorable_text(cases)
+    if bad_text:  # checked no further: every later check would trip over it
+        problems.append(f"{L.RELEASE_JSON}: {bad_text}")
+        cases = None
+    cases = cases if isinstance(cases, list) else []
     problems += _cases(folder, cases)
     problems += _images_csv(folder, cases)
     problems += _manifest(folder)
@@ -229,7 +237,11 @@ def _counts(folder: Path, cases: list[Any]) -> list[str]:
         card = None
     croissant = _load_json(folder, L.CROISSANT_JSON, problems)
     stated = [(L.CARD_MD, card)]
-    if croissant is not None:
+    if croissant is not _ABSENT and not isinstance(croissant, dict):
+        problems.append(f"{L.CROISSANT_JSON}: not a JSON object")
+    elif croissant is not _ABSENT and unstorable_text(croissant):
+        problems.append(f"{L.CROISSANT_JSON}: {unstorable_text(croissant)}")
+    elif croissant is not _ABSENT:
         stated.append((L.CROISSANT_JSON, croissant_counts(croissant)))
         problems += _croissant_files(folder, croissant)
     for name, counts in stated:

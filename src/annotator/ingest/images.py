@@ -40,7 +40,8 @@ from annotator.ingest.deidentify import (
     reencode_raster,
 )
 from annotator.ingest.results import CandidateImage
-from annotator.ingest.sources import os_reason, read_regular
+from annotator.ingest.sources import os_reason
+from annotator.inputfiles import read_regular
 
 
 class ImageRejected(AnnotatorError):

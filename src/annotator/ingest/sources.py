@@ -9,16 +9,21 @@ lead outside it, or in a loop, are reported and skipped.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
-import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from annotator.ingest.results import Rejection
+from annotator.inputfiles import (
+    NotReadable,
+    TooDeep,
+    loads_bounded,
+    read_regular,
+    unstorable_text,
+)
 
 
 @dataclass(frozen=True)
@@ -35,41 +40,6 @@ class _DuplicateKey(ValueError):
 
 
 MAX_CASE_FILE_BYTES = 64 * 2**20
-
-
-class NotReadable(OSError):
-    """A path that is not a regular file, or too large; ``str()`` is the reason."""
-
-
-def read_regular(path: Path, limit: int) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes.
-
-    Opened without blocking and checked with fstat on the open descriptor, so a FIFO, a
-    device or a file swapped for one after a check is refused, never read. Raises OSError
-    (:class:`NotReadable` for the kind and size) and ValueError for a path with a NUL byte.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise NotReadable(errno.EINVAL, "not a regular file (a folder, device, FIFO or"
-                                            " socket)")
-        if info.st_size > limit:
-            raise NotReadable(errno.EFBIG, f"file of {info.st_size:,} bytes is larger than"
-                                           f" {limit:,}")
-        chunks = []
-        size = 0
-        while chunk := os.read(fd, 2**20):
-            size += len(chunk)
-            if size > limit:  # a file that grows while read
-                raise NotReadable(errno.EFBIG, f"file grew past {limit:,} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def find_case_files(paths: Sequence[Path]) -> tuple[list[Path], list[Rejection]]:
@@ -147,16 +117,18 @@ def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
         return [], Rejection(file, None, None,
                              f"not UTF-8 text (byte offset {exc.start}); save the file as UTF-8")
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants,
+        value = loads_bounded(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants,
                            parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         return [], Rejection(file, None, None, f"malformed JSON at line {exc.lineno}, column"
                                                f" {exc.colno}: {exc.msg}")
     except _DuplicateKey as exc:
         return [], Rejection(file, None, None, f"malformed JSON: {exc}")
-    except (ValueError, RecursionError) as exc:
+    except TooDeep as exc:
+        return [], Rejection(file, None, None, f"not a case file: JSON {exc}")
+    except ValueError as exc:
         return [], Rejection(file, None, None, f"malformed JSON: {exc or type(exc).__name__}")
-    bad_text = _bad_text(value)
+    bad_text = unstorable_text(value)
     if bad_text:
         return [], Rejection(file, None, None, bad_text)
     if isinstance(value, list):
@@ -167,27 +139,6 @@ def read_case_objects(file: Path) -> tuple[list[CaseObject], Rejection | None]:
         return [CaseObject(file, None, value)], None
     return [], Rejection(file, None, None, f"a case file holds a case object or an array of"
                                            f" them, not {json_kind(value)}")
-
-
-def _bad_text(value: Any) -> str | None:
-    """Why a JSON value holds text no store can keep: a lone surrogate or a NUL character."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, str):
-            if "\x00" in item:
-                return "a text holds a NUL character (\\u0000), which is not text"
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return ("a text holds a lone surrogate (an escape such as \\ud800 without its"
-                        " pair), which is not text")
-    return None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -6,13 +6,27 @@ scoring-core run is refused with one line, before anything is written.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
 
+from annotator.domain.text import Name, Word, error_location, printable
 from annotator.errors import ValidationError as InputError
+from annotator.inputfiles import loads_bounded, read_regular, unstorable_text
+
+MAX_RUN_BYTES = 512 * 2**20
+# What a judge writes: a diagnosis is a line, a reason a paragraph or a few; both stored as
+# JSON on either back end, so bounded here rather than by a column.
+Diagnosis = Annotated[str, StringConstraints(max_length=2_000), AfterValidator(printable)]
+Reason = Annotated[str, StringConstraints(max_length=20_000)]
 
 TARGETS = ("diagnosis", "localization", "differential_list")
 TRAJECTORY = "trajectory"
@@ -26,7 +40,7 @@ class _Loose(BaseModel):
 
 class Score(_Loose):
     score: int = Field(ge=0, le=3)
-    reason: str = ""
+    reason: Reason = ""
 
 
 class FinalScores(_Loose):
@@ -36,15 +50,15 @@ class FinalScores(_Loose):
 
 
 class TrajectoryLabel(_Loose):
-    diagnosis: str
+    diagnosis: Diagnosis
     label: Literal["E", "A", "U"]
-    reason: str = ""
+    reason: Reason = ""
 
 
 class TrajectoryScore(_Loose):
-    diagnosis: str
+    diagnosis: Diagnosis
     score: int = Field(ge=0, le=3)
-    reason: str = ""
+    reason: Reason = ""
 
 
 class ModeResult(_Loose):
@@ -56,18 +70,18 @@ class ModeResult(_Loose):
 
 
 class Judge(_Loose):
-    by_mode: dict[str, ModeResult] = {}
+    by_mode: dict[Word, ModeResult] = {}
     errors: dict[str, Any] = {}
 
 
 class CaseResult(_Loose):
-    case_id: str
+    case_id: Name
     judge: Judge
 
 
 class RunConfig(_Loose):
-    target_model: str
-    judge_model: str | None = None
+    target_model: Name
+    judge_model: Name | None = None
     judge_modes: str | None = None
 
 
@@ -97,12 +111,15 @@ def load_run(path: Path) -> tuple[RunFile, str]:
     """Read and check one run file: ``(run, raw text)``; refusals raise with one line."""
     name = path.name
     try:
-        raw = path.read_text(encoding="utf-8")
-        data = json.loads(raw)
+        raw = read_regular(path, MAX_RUN_BYTES).decode("utf-8")
+        data = loads_bounded(raw)
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, nested too deeply
         raise InputError(f"{name}: not a scoring-core run (not JSON: {exc})") from None
+    bad_text = unstorable_text(data)
+    if bad_text:
+        raise InputError(f"{name}: not a scoring-core run ({bad_text})")
     if not isinstance(data, dict) or "run_config" not in data:
         raise InputError(f"{name}: not a scoring-core run (no run_config)")
     if _aborted(data):
@@ -115,7 +132,7 @@ def load_run(path: Path) -> tuple[RunFile, str]:
         run = RunFile.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        where = error_location(first["loc"])
         raise InputError(f"{name}: not a scoring-core run ({where}: {first['msg']})") from None
     if not run.case_results:
         raise InputError(f"{name}: the run has no case results")

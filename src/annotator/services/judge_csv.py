@@ -9,6 +9,7 @@ submitted, as on the page.
 from __future__ import annotations
 
 import csv
+import io
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,9 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.domain.states import Role
+from annotator.domain.text import clip, clipped
 from annotator.errors import ValidationError
+from annotator.inputfiles import read_regular
 from annotator.judging.runfile import ALL_TARGETS
 from annotator.judging.sheet import check_value, trajectory_key
 from annotator.services.judge_scoring import missing_keys
@@ -29,6 +32,7 @@ from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User
 
 COLUMNS = ("scorer", "run", "case_id", "target", "diagnosis", "score", "label")
 MAX_LISTED = 10
+MAX_CSV_BYTES = 64 * 2**20
 
 
 @dataclass
@@ -41,12 +45,12 @@ class CsvReport:
 def _parse_row(row: dict[str, str], item: JudgeItem) -> dict[str, Any]:
     target = row["target"].strip()
     if target not in ALL_TARGETS:
-        raise ValueError(f"target must be one of {', '.join(ALL_TARGETS)}, not {target!r}")
+        raise ValueError(f"target must be one of {', '.join(ALL_TARGETS)}, not {clipped(target)}")
     diagnosis, label = row["diagnosis"].strip(), row["label"].strip()
     try:
         score = int(row["score"].strip())
     except ValueError:
-        raise ValueError(f"score must be 0, 1, 2 or 3, not {row['score']!r}") from None
+        raise ValueError(f"score must be 0, 1, 2 or 3, not {clipped(row['score'])}") from None
     diagnoses = [str(d) for d in item.model_payload.get("trajectory_unique_diagnoses", [])]
     if target != "trajectory":
         if diagnosis or label:
@@ -63,15 +67,16 @@ def _parse_row(row: dict[str, str], item: JudgeItem) -> dict[str, Any]:
     return keys
 
 
-def _read_rows(path: Path) -> list[dict[str, str]]:
+def read_rows(path: Path) -> list[dict[str, str]]:
     """The sheet's rows; refuses an unreadable file or one without the expected columns."""
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            header = [h.strip() for h in reader.fieldnames or []]
-            rows = list(reader)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValidationError(f"{path.name}: cannot read ({exc})") from None
+    try:  # a regular file only (a FIFO would block); csv.Error: a NUL or an over-long field
+        text = read_regular(path, MAX_CSV_BYTES).decode("utf-8-sig")
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = [h.strip() for h in reader.fieldnames or []]
+        rows = list(reader)
+    except (OSError, ValueError, csv.Error) as exc:  # UnicodeDecodeError is a ValueError
+        why = getattr(exc, "strerror", None) or exc
+        raise ValidationError(f"{path.name}: cannot read ({why})") from None
     absent = [c for c in COLUMNS if c not in header]
     if absent:
         raise ValidationError(f"{path.name}: missing column(s) {', '.join(absent)}")
@@ -87,21 +92,21 @@ def _row_target(
     """The scorer and the judged item a row is about; ValueError says why it has none."""
     user = users.get(row["scorer"].strip())
     if user is None or Role.ANNOTATOR.value not in user.role_names:
-        raise ValueError(f"scorer {row['scorer']!r} is not an annotator here")
+        raise ValueError(f"scorer {clipped(row['scorer'])} is not an annotator here")
     run_ids = runs.get(row["run"].strip(), [])
     if len(run_ids) != 1:
         raise ValueError(
-            f"run {row['run']!r} is " + ("not imported" if not run_ids else "ambiguous")
+            f"run {clipped(row['run'])} is " + ("not imported" if not run_ids else "ambiguous")
         )
     item = items.get((run_ids[0], row["case_id"].strip()))
     if item is None:
-        raise ValueError(f"run {row['run']} has no case {row['case_id']!r}")
+        raise ValueError(f"run {clip(row['run'])} has no case {clipped(row['case_id'])}")
     return user, item
 
 
 def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
     """Check every row, then apply them all in one transaction."""
-    rows = _read_rows(path)
+    rows = read_rows(path)
     report = CsvReport(rows=len(rows))
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing spreadsheet scores")

@@ -9,6 +9,7 @@ other annotator's labels, no curator or adjudicator names).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from annotator.store.schema import (
     utcnow,
 )
 from annotator.store.settings import PROJECT_ID, PROJECT_NAME, get_setting
-from annotator.sync.container import CONTENT, read_container, write_container
+from annotator.sync.container import CONTENT, Container, read_container, write_container
 from annotator.sync.formats import (
     BUNDLE_FORMAT_VERSION,
     BUNDLE_KIND,
@@ -180,20 +181,40 @@ def _image_record(image: CaseImage) -> BundleImage:
     return BundleImage(**ImageRecord.from_row(image).as_dict())
 
 
-def read_bundle(path: Path) -> tuple[BundleManifest, BundleContent, dict[str, bytes]]:
-    """Read and verify a bundle: manifest, content and image bytes by SHA-256."""
+class BundleImages(Mapping[str, bytes]):
+    """A bundle's images by SHA-256, each read (and checked again) only when asked for."""
+
+    def __init__(self, container: Container, members: dict[str, str]) -> None:
+        self._container, self._members = container, members
+
+    def __getitem__(self, sha256: str) -> bytes:
+        return self._container.member(self._members[sha256])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._members)
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def close(self) -> None:
+        """Close the bundle file the images are read from."""
+        self._container.close()
+
+
+def read_bundle(path: Path) -> tuple[BundleManifest, BundleContent, BundleImages]:
+    """Read and verify a bundle: manifest, content and its images by SHA-256."""
     container = read_container(path, BUNDLE_KIND)
     manifest = container.model(BundleManifest)
     content = container.content(BundleContent)
     if content.annotator != manifest.annotator:
         raise SyncFileError(path, "damaged: content and manifest name different annotators")
-    images: dict[str, bytes] = {}
+    images: dict[str, str] = {}
     for case in content.cases:
         if foreign_actors(case.annotation, content.annotator):
             raise SyncFileError(path, f"damaged: {case.case_id} carries another person's history")
         for image in case.images:
-            data = container.members.get(image_member(image.sha256))
-            if data is None:
+            member = image_member(image.sha256)
+            if member not in container.listed:
                 raise SyncFileError(path, f"damaged: image {image.sha256[:12]} is missing")
-            images[image.sha256] = data
-    return manifest, content, images
+            images[image.sha256] = member
+    return manifest, content, BundleImages(container, images)

@@ -9,6 +9,7 @@ older one arriving after a newer one.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator import __version__
+from annotator.domain.states import ANNOTATOR_ACTIONS
 from annotator.errors import ValidationError
 from annotator.services.users import get_user
 from annotator.store.project import Project
@@ -30,7 +32,7 @@ from annotator.store.settings import (
     get_setting,
     put_setting,
 )
-from annotator.sync.container import CONTENT, read_container, write_container
+from annotator.sync.container import CONTENT, MANIFEST, read_container, validated, write_container
 from annotator.sync.formats import (
     PACKAGE_FORMAT_VERSION,
     PACKAGE_KIND,
@@ -136,13 +138,21 @@ def unpackaged_changes(project: Project) -> int:
         )
 
 
-def read_package(path: Path) -> tuple[PackageManifest, PackageContent, dict[str, Any]]:
+def read_package(
+    path: Path, trust: Callable[[PackageManifest, dict[str, Any]], None] | None = None
+) -> tuple[PackageManifest, PackageContent, dict[str, Any]]:
     """Read and verify a package (checksum, format version, consistent content).
 
-    Returns the manifest model, the content and the raw manifest (what the signature covers;
-    the signature itself is checked by the importer, which holds the key).
+    ``trust`` (the importer's signature check, which holds the key) is called with the
+    manifest before any other member is read. Returns the manifest model, the content and
+    the raw manifest (what the signature covers).
     """
-    container = read_container(path, PACKAGE_KIND)
+
+    def verify(raw: dict[str, Any]) -> None:
+        if trust is not None:
+            trust(validated(path, PackageManifest, raw, MANIFEST), raw)
+
+    container = read_container(path, PACKAGE_KIND, verify)
     manifest = container.model(PackageManifest)
     content = container.content(PackageContent)
     if content.annotator != manifest.annotator:
@@ -156,4 +166,8 @@ def read_package(path: Path) -> tuple[PackageManifest, PackageContent, dict[str,
         others = foreign_actors(case.annotation, content.annotator)
         if others:
             raise SyncFileError(path, f"damaged: {case.case_id} carries history of other people")
+        foreign = {h.action for h in case.annotation.history} - ANNOTATOR_ACTIONS
+        if foreign:
+            raise SyncFileError(path, f"refused: {case.case_id} carries history an annotator"
+                                      f" cannot make ({', '.join(sorted(foreign))})")
     return manifest, content, container.manifest

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -56,37 +57,23 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
         raise SyncFileError(
             path, f"packages are imported in the curator's project, not {info.annotator}'s copy"
         )
-    manifest, content, raw_manifest = read_package(Path(path))
-    report = PackageImportReport(
-        str(path),
-        str(manifest.package_id),
-        manifest.annotator,
-        manifest.sequence,
-        manifest.created_at,
-    )
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing packages")
-        here = get_setting(session, PROJECT_ID)
-        if manifest.project_id != here:
-            raise SyncFileError(
-                path,
-                f"made for another project (id {manifest.project_id}); this project's id is "
-                f"{here}: nothing was imported",
-            )
-        try:
-            user = get_user(session, manifest.annotator)
-        except NotFound:
-            raise SyncFileError(
-                path, f"{manifest.annotator!r} is not a user of this project: nothing imported"
-            ) from None
-        key = bundle_key(session, manifest.bundle_id, user.id)
-        if key is None or not verify(key, raw_manifest, manifest.signature):
-            raise SyncFileError(
-                path,
-                "the package's signature does not match a bundle made for "
-                f"{manifest.annotator} in this project (forged, altered or unsigned): nothing "
-                "was imported",
-            )
+        found: list[User] = []
+
+        def trust(manifest: PackageManifest, raw: dict[str, Any]) -> None:
+            found.append(_signed_by(session, path, manifest, raw))
+
+        # The signature is checked on the manifest before any other member is inflated.
+        manifest, content, _ = read_package(Path(path), trust)
+        user = found[0]
+        report = PackageImportReport(
+            str(path),
+            str(manifest.package_id),
+            manifest.annotator,
+            manifest.sequence,
+            manifest.created_at,
+        )
         report.note = _already(session, manifest)
         if report.note:
             report.cases = [CaseResult(c.case_id, "unchanged") for c in content.cases]
@@ -121,6 +108,33 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
             annotator=user.name,
         )
     return report
+
+
+def _signed_by(session: Session, path: Path, manifest: PackageManifest,
+               raw: dict[str, Any]) -> User:
+    """The annotator who signed the package for this project; SyncFileError otherwise."""
+    here = str(get_setting(session, PROJECT_ID))
+    if manifest.project_id != here:
+        raise SyncFileError(
+            path,
+            f"made for another project (id {manifest.project_id}); this project's id is "
+            f"{here}: nothing was imported",
+        )
+    try:
+        user = get_user(session, manifest.annotator)
+    except NotFound:
+        raise SyncFileError(
+            path, f"{manifest.annotator!r} is not a user of this project: nothing imported"
+        ) from None
+    key = bundle_key(session, manifest.bundle_id, user.id)
+    if key is None or not verify(key, raw, manifest.signature):
+        raise SyncFileError(
+            path,
+            "the package's signature does not match a bundle made for "
+            f"{manifest.annotator} in this project (forged, altered or unsigned): nothing "
+            "was imported",
+        )
+    return user
 
 
 def _already(session: Session, manifest: PackageManifest) -> str:

@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import ProjectError
-from annotator.services.sync_bundle import read_bundle
+from annotator.services.sync_bundle import BundleImages, read_bundle
+from annotator.staging import move_into_place, staging_dir
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project, is_url, open_project
@@ -67,14 +68,22 @@ def unbundle(
         raise ProjectError("an annotator's offline project is a folder, not a database URL")
     state.progress(0.0, "reading the bundle")
     manifest, content, images = read_bundle(Path(bundle))
+    try:
+        return _unbundle(Path(bundle), folder, manifest, content, images, state)
+    finally:
+        images.close()
+
+
+def _unbundle(bundle: Path, folder: str | Path, manifest: BundleManifest,
+              content: BundleContent, images: BundleImages, state: TaskState) -> UnbundleResult:
     if content.package_secret is None:
         raise SyncFileError(bundle, "made by an older annotator without a package secret; ask"
                                     " the curator for a new bundle")
     target = Path(folder).expanduser().resolve()
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ProjectError(f"{target} is not empty; choose a new folder to unbundle into")
-    staging = target.parent / f".{target.name}.unbundle-{uuid.uuid4().hex[:8]}"
-    target.parent.mkdir(parents=True, exist_ok=True)
+    # Named with this process's id: a run killed half-way leaves a folder the next run removes.
+    staging = staging_dir(target, "unbundle")
     try:
         project = open_project(staging, backup=False)
         try:
@@ -85,9 +94,7 @@ def unbundle(
             project.close()
         state.check()  # the last safe point: the project is not in place yet
         state.progress(1.0, "opening the project")
-        if target.exists():
-            target.rmdir()
-        staging.rename(target)
+        move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -97,7 +104,7 @@ def unbundle(
 
 
 def _fill(
-    project: Project, manifest: BundleManifest, content: BundleContent, images: dict[str, bytes]
+    project: Project, manifest: BundleManifest, content: BundleContent, images: BundleImages
 ) -> None:
     name = content.annotator
     info = OfflineInfo(name, manifest.bundle_id, uuid.uuid4(), manifest.created_at, utcnow())
@@ -122,7 +129,7 @@ def _fill(
 
 
 def _add_case(
-    session: Session, project: Project, user: User, bc: BundleCase, images: dict[str, bytes]
+    session: Session, project: Project, user: User, bc: BundleCase, images: BundleImages
 ) -> None:
     rev = bc.revision
     case = Case(id=bc.case_uuid, case_id=bc.case_id, state=bc.case_state)

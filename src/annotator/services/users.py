@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.passwords import hash_password, verify_password
 from annotator.domain.states import ROLES, Role
-from annotator.domain.text import printable
+from annotator.domain.text import one_line
 from annotator.errors import NotFound, PermissionDenied, ValidationError
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -83,7 +83,7 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
     if len(name) > 200:
         raise ValidationError(f"a user name has at most 200 characters (got {len(name)})")
     try:
-        printable(name)
+        one_line(name)
     except ValueError as exc:
         raise ValidationError(f"a user name cannot hold control characters: {exc}") from None
     bad = [r for r in roles if r not in ROLES]

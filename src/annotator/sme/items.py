@@ -16,6 +16,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticError
 
+from annotator.domain.text import error_location
+from annotator.inputfiles import TooDeep, loads_bounded, read_regular
+
 MAX_BYTES = 50_000_000
 SUFFIXES = (".json", ".jsonl")
 
@@ -135,19 +138,23 @@ def _objects(text: str, jsonl: bool) -> list[tuple[int, Any]]:
         for number, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 try:
-                    out.append((number, json.loads(line)))
+                    out.append((number, loads_bounded(line)))
                 except json.JSONDecodeError as exc:
                     out.append((number, _BadJson(number, exc.msg)))
+                except ValueError as exc:  # nested too deeply
+                    out.append((number, _BadJson(number, str(exc))))
         return out
     try:
         return _array(text)
     except json.JSONDecodeError as exc:
         raise _BadJson(exc.lineno, exc.msg) from None
+    except TooDeep as exc:
+        raise _BadJson(1, str(exc)) from None
 
 
 def _array(text: str) -> list[tuple[int, Any]]:
     decoder = json.JSONDecoder()
-    data = json.loads(text)
+    data = loads_bounded(text)  # bounded here, so each item decoded below is too
     if isinstance(data, dict) and isinstance(data.get("items"), list):
         start = text.index("[", text.index('"items"'))
     elif isinstance(data, list):
@@ -169,7 +176,7 @@ def _array(text: str) -> list[tuple[int, Any]]:
 def _reason(exc: PydanticError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        where = ".".join(str(p) for p in err["loc"])
+        where = error_location(err["loc"])
         msg = str(err["msg"]).removeprefix("Value error, ")
         parts.append(f"{where}: {msg}" if where else msg)
     return "; ".join(parts)
@@ -187,14 +194,14 @@ def read_items(paths: list[Path]) -> ReadItems:
     for path in files:
         name = str(path)
         try:
-            if path.stat().st_size > MAX_BYTES:
-                raise ValueError(f"larger than {MAX_BYTES} bytes")
-            objects = _objects(path.read_text(encoding="utf-8"), path.suffix == ".jsonl")
+            text = read_regular(path, MAX_BYTES).decode("utf-8")
+            objects = _objects(text, path.suffix == ".jsonl")
         except _BadJson as exc:
             result.problems.append(ItemProblem(name, exc.line, None, f"not valid JSON: {exc}"))
             continue
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            result.problems.append(ItemProblem(name, 1, None, f"cannot read: {exc}"))
+            why = getattr(exc, "strerror", None) or exc
+            result.problems.append(ItemProblem(name, 1, None, f"cannot read: {why}"))
             continue
         for line, value in objects:
             if isinstance(value, _BadJson):

@@ -188,12 +188,13 @@ def _scale_problems(b: Benchmark, doc: Document) -> list[Problem]:
                 f"threshold {b.threshold:g} is outside the scale {low:g}..{high:g}",
             )
         )
+    lines = _description_lines(doc)  # once: a lookup per level was quadratic
     for level in scale.descriptions:
         if not low <= float(level) <= high:
             out.append(
                 Problem(
                     doc.file,
-                    _description_line(doc, float(level)),
+                    lines.get(float(level), doc.line_of("scoring_scale.descriptions")),
                     "E-LEVEL",
                     f"description level {float(level):g} is outside the scale {low:g}..{high:g}",
                 )
@@ -214,16 +215,17 @@ def _scale_problems(b: Benchmark, doc: Document) -> list[Problem]:
     return out
 
 
-def _description_line(doc: Document, level: float) -> int:
+def _description_lines(doc: Document) -> dict[float, int]:
+    """The line of each description level (the first, if two keys name one level)."""
     prefix = "scoring_scale.descriptions."
+    found: dict[float, int] = {}
     for key, line in doc.lines.items():
         if key.startswith(prefix):
             try:
-                if float(key[len(prefix) :]) == level:
-                    return line
+                found.setdefault(float(key[len(prefix) :]), line)
             except ValueError:
                 continue
-    return doc.line_of("scoring_scale.descriptions")
+    return found
 
 
 def _formula_problem(formula: str, low: float, high: float) -> str | None:

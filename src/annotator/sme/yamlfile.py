@@ -12,9 +12,13 @@ from typing import Any
 
 import yaml
 
+from annotator.inputfiles import MAX_JSON_DEPTH, TooDeep, read_regular
+
 MAX_BYTES = 2_000_000
 MAX_NODES = 100_000  # counted with aliases expanded: refuses "billion laughs" files
 SUFFIXES = (".yaml", ".yml")
+# libyaml's loader when PyYAML was built with it: the pure-Python scanner is ~10x slower.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -57,17 +61,25 @@ def expand(paths: list[Path]) -> list[Path]:
     return out
 
 
-def _expanded_size(node: yaml.Node, limit: int) -> int:
-    """Nodes in the tree with every alias expanded, counting stops just past ``limit``."""
-    count, stack = 0, [node]
+def _expanded_size(node: yaml.Node, limit: int) -> tuple[int, int]:
+    """Nodes in the tree with every alias expanded (counting stops just past ``limit``), and
+    how deep collections nest."""
+    count, deepest, stack = 0, 0, [(node, 0)]
     while stack and count <= limit:
-        current = stack.pop()
+        current, level = stack.pop()
         count += 1
+        children: list[yaml.Node] = []
         if isinstance(current, yaml.MappingNode):
-            stack.extend(n for pair in current.value for n in pair)
+            children = [n for pair in current.value for n in pair]
         elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
-    return count
+            children = current.value
+        else:
+            continue
+        deepest = max(deepest, level + 1)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, level + 1) for child in children)
+    return count, deepest
 
 
 def _key_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
@@ -79,28 +91,41 @@ def _key_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
         _key_lines(value_node, key + ".", out)
 
 
+def _first_line(reason: object) -> str:
+    # PyYAML's messages go on with an indented "in <string>, position N" line.
+    return (str(reason).strip().splitlines() or [""])[0]
+
+
 def read_documents(path: Path) -> list[Document]:
     """The benchmark mappings of one file (a mapping or a list); YamlProblem if unreadable."""
     name = str(path)
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise YamlProblem(name, 1, f"larger than {MAX_BYTES} bytes", "E-READ")
-        text = path.read_text(encoding="utf-8")
+    try:  # a regular file only: a FIFO would block
+        text = read_regular(path, MAX_BYTES).decode("utf-8")
     except OSError as exc:
         raise YamlProblem(name, 1, f"cannot read: {exc.strerror or exc}", "E-READ") from None
     except UnicodeDecodeError:
         raise YamlProblem(name, 1, "not UTF-8 text", "E-READ") from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise YamlProblem(name, 1, f"cannot read: {exc}", "E-READ") from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        if root is not None and _expanded_size(root, MAX_NODES) > MAX_NODES:
-            raise YamlProblem(name, 1, f"more than {MAX_NODES} values once aliases are expanded")
-        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=_LOADER)
+        if root is not None:
+            count, deepest = _expanded_size(root, MAX_NODES)
+            if count > MAX_NODES:
+                raise YamlProblem(name, 1, f"more than {MAX_NODES} values once aliases are"
+                                           " expanded")
+            if deepest > MAX_JSON_DEPTH:
+                raise YamlProblem(name, 1, str(TooDeep()))
+        data = yaml.load(text, Loader=_LOADER)  # noqa: S506  (a safe loader)
+    except RecursionError:  # the composer recurses per level, before any check can run
+        raise YamlProblem(name, 1, str(TooDeep())) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
-        raise YamlProblem(name, line, f"not valid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise YamlProblem(name, 1, f"not valid YAML: {exc}") from None
+        raise YamlProblem(name, line, f"not valid YAML: {_first_line(exc.problem or exc)}"
+                          ) from None
+    except yaml.YAMLError as exc:  # ReaderError: a character YAML does not allow
+        raise YamlProblem(name, 1, f"not valid YAML: {_first_line(exc)}") from None
     if root is None:
         raise YamlProblem(name, 1, "the file is empty")
     if isinstance(root, yaml.SequenceNode) and isinstance(data, list):

@@ -219,6 +219,49 @@ def test_reliability_cis_need_twenty_units() -> None:
     assert few.ci["outcome"]["kappa"] is None and few.ci["score"]["icc"] is not None
 
 
+def test_reliability_cis_are_bootstraps_of_their_own_coefficients() -> None:
+    """Score alpha at the interval level, outcome alpha nominal, kappa Fleiss: each CI is
+    the seeded unit bootstrap of the reference implementation of its point estimate."""
+    import krippendorff
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+    rng = np.random.default_rng(11)
+    rows = []
+    for _ in range(30):
+        score = float(rng.choice([0.0, 1.0, 2.0, 4.0]))
+        other = score if rng.random() < 0.6 else float(rng.choice([0.0, 1.0, 2.0, 4.0]))
+        rows.append(
+            {"a": {"applicability": "applicable", "outcome": "pass" if score > 1 else "flag",
+                   "score": score},
+             "b": {"applicability": "applicable", "outcome": "pass" if other > 1 else "flag",
+                   "score": other}}
+        )  # fmt: skip
+    result = reliability(NEG2, rows)
+    scores = np.array([[r["a"]["score"], r["b"]["score"]] for r in rows])
+    flags = (scores <= 1).astype(float)
+    draws = bootstrap_draws(len(rows), 1000, 0)
+
+    def reference(statistic, matrix):  # type: ignore[no-untyped-def]
+        values = np.array([statistic(matrix[d]) for d in draws])
+        return np.quantile(values[np.isfinite(values)], [0.025, 0.975])
+
+    def alpha(level):  # type: ignore[no-untyped-def]
+        return lambda m: krippendorff.alpha(reliability_data=m.T, level_of_measurement=level,
+                                            value_domain=None if level == "interval" else [0, 1])
+
+    def fleiss(m):  # type: ignore[no-untyped-def]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return sm_fleiss(aggregate_raters(m.astype(int), n_cat=2)[0])
+
+    assert result.alpha["score"] == pytest.approx(alpha("interval")(scores), abs=1e-12)
+    assert result.ci["score"]["alpha"] == pytest.approx(reference(alpha("interval"), scores),
+                                                        abs=1e-9)
+    assert result.ci["outcome"]["alpha"] == pytest.approx(reference(alpha("nominal"), flags),
+                                                          abs=1e-9)
+    assert result.ci["outcome"]["kappa"] == pytest.approx(reference(fleiss, flags), abs=1e-9)
+
+
 def test_cronbach_below_point_seven_is_flagged() -> None:
     verdict = {"applicability": "applicable", "outcome": "pass", "score": 4.0}
     rows = [{"a": verdict, "b": verdict}] * 3

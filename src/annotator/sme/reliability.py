@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import case_bootstrap
-from annotator.agreement.coefficients import fleiss_kappa, krippendorff_alpha, percent_agreement
+from annotator.agreement.coefficients import percent_agreement
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import cohen_kappa
+from annotator.agreement.measure import Measure, Ratings
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, level_index, levels
 
@@ -176,18 +176,23 @@ def reliability(
             ]
         m = _matrix(rows, family, codes)
         units[family] = _multi(m)
-        kappa[family] = fleiss_kappa(_modal_rows(m), len(labels)) if units[family] else None
-        alpha[family] = _safe_alpha(m, "nominal", range(len(labels)))
+        k = len(labels)
+        # Fleiss' kappa needs equal rating counts: it reads the modal rows, its CI too.
+        kappa[family], kappa_ci = _figure(Measure("fleiss_kappa", n_categories=k),
+                                          _modal_rows(m), seed)
+        alpha[family], alpha_ci = _figure(
+            Measure("krippendorff_alpha", n_categories=k, level="nominal"), m, seed)
         agreement[family] = percent_agreement(m) if units[family] else None
-        ci[family] = _nominal_cis(m, len(labels), seed)
+        ci[family] = {"kappa": kappa_ci, "alpha": alpha_ci}
     scores = _score_matrix(verdicts)
     units["score"] = _multi(scores)
-    alpha["score"] = _safe_alpha(scores, "interval", None)
+    alpha["score"], score_alpha_ci = _figure(Measure("krippendorff_alpha", level="interval"),
+                                             scores, seed)
     agreement["score"] = None
     forms = icc(_packed(scores))
     icc11 = forms["ICC(1,1)"].value if forms else None
     ci["score"] = {
-        "alpha": _ci(scores, "krippendorff_alpha", None, "interval", seed),
+        "alpha": score_alpha_ci,
         "icc": forms["ICC(1,1)"].ci95 if forms else None,
     }
     cronbach = cronbach_alpha(cases) if cases is not None and cases.size else None
@@ -204,25 +209,19 @@ def reliability(
     )
 
 
-def _ci(
-    matrix: np.ndarray, coefficient: Any, n_categories: int | None, level: Any, seed: int
-) -> tuple[float, float] | None:
+def _figure(
+    measure: Measure, matrix: np.ndarray, seed: int
+) -> tuple[float | None, tuple[float, float] | None]:
+    """A coefficient and its case-bootstrap CI from one measure; None without pairable units."""
     if _multi(matrix) == 0:
-        return None
+        return None, None
+    ratings = Ratings(matrix, list(range(len(matrix))))
     try:
-        return case_bootstrap(
-            matrix, list(range(len(matrix))), coefficient, n_categories=n_categories,
-            level=level, seed=seed,
-        )  # fmt: skip
+        value = measure.estimate(ratings)
+        ci = measure.interval(ratings, seed=seed) if value is not None else None
     except ValueError:
-        return None
-
-
-def _nominal_cis(matrix: np.ndarray, k: int, seed: int) -> dict[str, tuple[float, float] | None]:
-    return {
-        "kappa": _ci(_modal_rows(matrix), "fleiss_kappa", k, None, seed),
-        "alpha": _ci(matrix, "krippendorff_alpha", k, "nominal", seed),
-    }
+        return None, None
+    return value, None if ci is None else ci.interval
 
 
 def _score_matrix(verdicts: Sequence[Mapping[str, Verdict]]) -> np.ndarray:
@@ -234,12 +233,3 @@ def _score_matrix(verdicts: Sequence[Mapping[str, Verdict]]) -> np.ndarray:
             if score is not None:
                 out[i, j] = float(score)
     return out
-
-
-def _safe_alpha(matrix: np.ndarray, level: Any, domain: Any) -> float | None:
-    if _multi(matrix) == 0:
-        return None
-    try:
-        return krippendorff_alpha(matrix, level, domain)
-    except ValueError:
-        return None

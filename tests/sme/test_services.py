@@ -218,12 +218,16 @@ def test_conflict_routing_and_adjudication(sme: Any) -> None:
         sme_adjudication.adjudicate(sme, a, task, "outcome", "flag", "mine is right")
     with pytest.raises(ValidationError, match="not in conflict"):
         sme_adjudication.adjudicate(sme, "adj", task, "applicability", "excluded", "why not")
+    # The undecided conflict and the items nobody has submitted yet are counted apart.
+    pending = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
+    assert (pending.items, pending.undecided) == (0, 1) and pending.unsubmitted > 0
     sme_adjudication.adjudicate(sme, "adj", task, "outcome", "flag", "the finding is dropped")
     assert [c.key for c in sme_adjudication.list_conflicts(sme, "adj", open_only=True)] == ["score"]
     sme_adjudication.adjudicate(sme, "adj", task, "score", 1, "dropped finding: level 1")
     assert sme_adjudication.list_conflicts(sme, "adj", open_only=True) == []
     neg2 = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
     assert (neg2.items, neg2.applicable, neg2.pass_rate, neg2.score) == (1, 1, 0.0, 0.25)
+    assert (neg2.undecided, neg2.unsubmitted) == (0, pending.unsubmitted)
 
 
 def test_changed_benchmark_marks_verdicts_for_recheck(sme: Any, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from annotator.agreement.intervals import Interval, interval_text
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.errors import ValidationError
 from annotator.services.sme_adjudication import adjudicate, list_conflicts
@@ -178,6 +179,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ci(bounds: tuple[float, float] | None, n: int) -> Interval | None:
+    return None if bounds is None else Interval(bounds[0], bounds[1], n)
+
+
 def cmd_results(args: argparse.Namespace) -> int:
     project = project_of(args)
     found = results(project, actor_of(project, args), seed=args.seed)
@@ -188,14 +193,17 @@ def cmd_results(args: argparse.Namespace) -> int:
         print_json(found.as_json())
     elif not args.out:
         for b in found.benchmarks:
-            ci = f"[{b.score_ci[0]:.3f}, {b.score_ci[1]:.3f}]" if b.score_ci else "[no CI]"
-            score = "–" if b.score is None else f"{b.score:.3f}"
-            met = {True: "met", False: "NOT met", None: "–"}[b.threshold_met]
-            print(f"{b.code}\tapplicable {b.applicable}\tscore {score} {ci}\tthreshold {met}")
+            score = interval_text(b.score, _ci(b.score_ci, b.score_n), b.score_n, 3)
+            rate = interval_text(b.pass_rate, _ci(b.pass_rate_ci, b.pass_rate_n),
+                                 b.pass_rate_n, 3)
+            decision = b.threshold_decision or "–"
+            print(f"{b.code}\tapplicable {b.applicable}\tpass rate {rate}\tscore {score}"
+                  f"\tthreshold {decision}\tundecided {b.undecided}"
+                  f"\tunsubmitted {b.unsubmitted}")
         for r in found.rubrics:
-            score = "–" if r.score is None else f"{r.score:.3f}"
-            ci = f"[{r.score_ci[0]:.3f}, {r.score_ci[1]:.3f}]" if r.score_ci else ""
-            print(f"{r.code} (rubric)\tweighted score {score} {ci}")
+            score = interval_text(r.score, _ci(r.score_ci, r.score_n), r.score_n, 3)
+            print(f"{r.code} (rubric)\tweighted score {score}\tweight covered "
+                  f"{r.weight_covered:.0%} ({', '.join(r.scored) or 'none'})")
         for rel in found.reliability:
             for flag in rel.flags:
                 print(f"{rel.code}: reliability flag: {flag}")

@@ -2,8 +2,8 @@
 
 Only submitted verdicts count (one sent back for re-check counts again once resubmitted).
 Each task's reference verdict is the adjudicated value of a conflicting field, else the
-SMEs' common value (scores averaged); tasks with an undecided conflict are left out and
-counted as ``unresolved``.
+SMEs' common value (scores averaged); tasks left out are counted apart: ``undecided`` (the
+SMEs conflict and no adjudicator has decided) and ``unsubmitted`` (no verdict submitted).
 """
 
 from __future__ import annotations
@@ -15,13 +15,21 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.agreement.decision import RULE
+from annotator.agreement.intervals import (
+    CONFIDENCE,
+    MEAN_METHOD,
+    MIN_MEAN_N,
+    MIN_PROPORTION_N,
+    N_RESAMPLES,
+    PROPORTION_METHOD,
+    TOO_FEW,
+)
 from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme_review import benchmark_of
 from annotator.services.users import require_reader_of_others
 from annotator.sme.reliability import by_case, reliability
 from annotator.sme.results import (
-    MIN_ITEMS,
-    N_RESAMPLES,
     ItemOutcome,
     SmeResults,
     benchmark_result,
@@ -36,7 +44,8 @@ from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask
 @dataclass
 class _Collected:
     outcomes: list[ItemOutcome]
-    unresolved: int
+    undecided: int
+    unsubmitted: int
     verdicts: list[dict[str, Verdict]]
     scores: dict[str, float]
     automated: list[tuple[Verdict, dict[str, Any]]]
@@ -49,7 +58,7 @@ def _collect(
     submitted: dict[uuid.UUID, dict[str, Verdict]],
     decided: dict[uuid.UUID, dict[str, Any]],
 ) -> tuple[_Collected, dict[str, str | None]]:
-    got = _Collected([], 0, [], {}, [])
+    got = _Collected([], 0, 0, [], {}, [])
     case_of: dict[str, str | None] = {}
     rows = session.execute(
         select(SmeTask, SmeItem)
@@ -64,8 +73,11 @@ def _collect(
         )
         if verdicts:
             got.verdicts.append(verdicts)
+        if not verdicts:
+            got.unsubmitted += 1
+            continue
         if ref is None or "applicability" not in ref:
-            got.unresolved += 1
+            got.undecided += 1
             continue
         applicable = ref["applicability"] == "applicable"
         outcome = ItemOutcome(
@@ -97,7 +109,8 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
             if benchmark.evaluator_type not in REVIEWED:
                 continue
             got, case_of = _collect(session, bench, benchmark, submitted, decided)
-            per_benchmark.append(benchmark_result(benchmark, got.outcomes, got.unresolved, seed))
+            per_benchmark.append(
+                benchmark_result(benchmark, got.outcomes, got.undecided, got.unsubmitted, seed))
             checks.append(
                 reliability(
                     benchmark,
@@ -109,13 +122,19 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
             )
         return SmeResults(
             benchmarks=[r for r, _m in per_benchmark],
-            rubrics=rubric_results(per_benchmark, specs),
+            rubrics=rubric_results(per_benchmark, specs, seed),
             reliability=checks,
             basis={
                 "n_resamples": N_RESAMPLES,
                 "seed": seed,
-                "min_items_for_ci": MIN_ITEMS,
-                "confidence": 0.95,
+                "confidence": CONFIDENCE,
+                "pass_rate_interval": PROPORTION_METHOD,
+                "score_interval": MEAN_METHOD,
+                "rubric_interval": "stratified " + MEAN_METHOD,
+                "min_items_for_ci": {"pass_rate": MIN_PROPORTION_N, "score": MIN_MEAN_N},
+                "below_minimum": TOO_FEW,
+                "threshold_rule": RULE,
+                "rubric_weights": "renormalised over the benchmarks with a score",
                 "reference": "adjudicated field, else the SMEs' common value; scores averaged",
                 "icc_form": "ICC(1,1)",
             },

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from annotator.agreement.charts import _line, _svg, _text
+from annotator.agreement.intervals import TOO_FEW
 from annotator.sme.results import SmeResults
 
 BENCHMARK_COLUMNS = (
-    "code", "label", "parent_rubric", "evaluator_type", "weight", "items", "unresolved",
-    "applicable", "pass_rate", "pass_rate_low", "pass_rate_high", "score", "score_low",
-    "score_high", "threshold", "threshold_met", "icc", "cronbach", "flags",
+    "code", "label", "parent_rubric", "evaluator_type", "weight", "weight_covered", "items",
+    "undecided", "unsubmitted", "applicable", "pass_rate", "pass_rate_low", "pass_rate_high",
+    "pass_rate_n", "score", "score_low", "score_high", "score_n", "threshold",
+    "threshold_decision", "icc", "cronbach", "flags",
 )  # fmt: skip
 
 
@@ -32,6 +34,14 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _html_cell(row: dict[str, Any], column: str) -> str:
+    """A cell; a missing interval bound beside a figure reads "too few to estimate"."""
+    figure = column.removesuffix("_low")
+    if column.endswith("_low") and row[column] is None and row.get(figure) is not None:
+        return TOO_FEW
+    return _fmt(row[column])
+
+
 def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
     """One row per benchmark, then one per rubric (``code`` = the rubric, ``label`` = rubric)."""
     checks = {r.code: r for r in results.reliability}
@@ -41,15 +51,16 @@ def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
         rows.append(
             {
                 "code": b.code, "label": b.label, "parent_rubric": b.parent_rubric,
-                "evaluator_type": b.evaluator_type, "weight": b.weight, "items": b.items,
-                "unresolved": b.unresolved, "applicable": b.applicable,
-                "pass_rate": b.pass_rate,
+                "evaluator_type": b.evaluator_type, "weight": b.weight,
+                "weight_covered": None, "items": b.items,
+                "undecided": b.undecided, "unsubmitted": b.unsubmitted,
+                "applicable": b.applicable, "pass_rate": b.pass_rate,
                 "pass_rate_low": b.pass_rate_ci[0] if b.pass_rate_ci else None,
                 "pass_rate_high": b.pass_rate_ci[1] if b.pass_rate_ci else None,
-                "score": b.score,
+                "pass_rate_n": b.pass_rate_n, "score": b.score,
                 "score_low": b.score_ci[0] if b.score_ci else None,
-                "score_high": b.score_ci[1] if b.score_ci else None,
-                "threshold": b.threshold, "threshold_met": b.threshold_met,
+                "score_high": b.score_ci[1] if b.score_ci else None, "score_n": b.score_n,
+                "threshold": b.threshold, "threshold_decision": b.threshold_decision,
                 "icc": rel.icc if rel else None, "cronbach": rel.cronbach if rel else None,
                 "flags": "; ".join(rel.flags) if rel else "",
             }
@@ -58,9 +69,11 @@ def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
         rows.append(
             {key: None for key in BENCHMARK_COLUMNS}
             | {
-                "code": r.code, "label": "rubric", "weight": r.weight_scored, "score": r.score,
+                "code": r.code, "label": "rubric", "weight": r.weight_scored,
+                "weight_covered": r.weight_covered, "score": r.score,
                 "score_low": r.score_ci[0] if r.score_ci else None,
-                "score_high": r.score_ci[1] if r.score_ci else None, "flags": "",
+                "score_high": r.score_ci[1] if r.score_ci else None, "score_n": r.score_n,
+                "flags": "",
             }
         )  # fmt: skip
     return rows
@@ -76,7 +89,7 @@ def forest_svg(results: SmeResults, width: int = 640) -> str:
     x0, x1 = label_w, width - right
     span = x1 - x0
     body = [
-        _text(8, 18, "Mean normalised score, 95% bootstrap CI", 12, weight="bold"),
+        _text(8, 18, "Mean normalised score, 95% BCa interval", 12, weight="bold"),
         _line(x1 - 70, 9, x1 - 70, 21, "#c23b3b", 1.5),
         _text(x1 - 64, 19, "threshold", 10, colour="#555"),
     ]
@@ -114,7 +127,8 @@ def html_page(results: SmeResults) -> str:
     rows = csv_rows(results)
     head = "".join(f"<th>{e(c)}</th>" for c in BENCHMARK_COLUMNS)
     body = "".join(
-        "<tr>" + "".join(f"<td>{e(_fmt(row[c]))}</td>" for c in BENCHMARK_COLUMNS) + "</tr>"
+        "<tr>" + "".join(f"<td>{e(_html_cell(row, c))}</td>" for c in BENCHMARK_COLUMNS)
+        + "</tr>"
         for row in rows
     )
     rel = "".join(
@@ -125,6 +139,8 @@ def html_page(results: SmeResults) -> str:
         for r in results.reliability
     )
     basis = e(json.dumps(results.basis))
+    rule = e(str(results.basis.get("threshold_rule", "")))
+    minimum = results.basis.get("min_items_for_ci", {})
     return (
         "<!doctype html><meta charset='utf-8'><title>SME review results</title>"
         "<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;padding:3px 6px}"
@@ -132,6 +148,10 @@ def html_page(results: SmeResults) -> str:
         "<h1>SME review results</h1>"
         f"{forest_svg(results)}"
         f"<h2>Benchmarks and rubrics</h2><table><tr>{head}</tr>{body}</table>"
+        f"<p>Threshold decision: {rule}. No interval (–) below {e(json.dumps(minimum))} "
+        "items: too few to estimate. Rubric scores are weighted means over the benchmarks "
+        "with a score, weights renormalised; weight_covered is the share of the rubric's "
+        "weight they carry.</p>"
         "<h2>Reliability</h2><table><tr><th>benchmark</th><th>kappa</th><th>alpha</th>"
         "<th>ICC(1,1)</th><th>Cronbach α</th><th>SME vs automated</th><th>95% CIs</th>"
         "<th>flags</th></tr>"

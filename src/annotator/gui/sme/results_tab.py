@@ -27,14 +27,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.agreement.intervals import Interval, interval_text
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
 from annotator.services import sme_results
 from annotator.sme.report import forest_svg
+from annotator.sme.results import BenchmarkResult
 
 COLUMNS = [
-    "rubric / benchmark", "weight", "items", "applicable", "pass rate [95% CI]",
-    "score [95% CI]", "threshold", "met", "ICC", "κ pass/flag", "reliability flags",
+    "rubric / benchmark", "weight", "items", "applicable", "pass rate [95% CI] n",
+    "score [95% CI] n", "threshold", "threshold decision", "ICC", "κ pass/flag",
+    "reliability flags",
 ]  # fmt: skip
 RUBRIC_BACKGROUND = QColor("#eee8f6")
 FLAG_COLOUR = QColor("#c0392b")
@@ -45,10 +48,15 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def _ci(value: float | None, ci: tuple[float, float] | None) -> str:
-    if value is None:
-        return "–"
-    return _num(value) + ("" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]")
+def _ci(value: float | None, ci: tuple[float, float] | None, n: int) -> str:
+    """``0.83 [0.70, 0.95] n=12``, or the figure with "too few to estimate" and its n."""
+    return interval_text(value, None if ci is None else Interval(ci[0], ci[1], n), n)
+
+
+def _items(b: BenchmarkResult) -> str:
+    open_ = [f"{count} {word}" for count, word in ((b.undecided, "undecided"),
+                                                   (b.unsubmitted, "unsubmitted")) if count]
+    return f"{b.items} (+{', '.join(open_)})" if open_ else str(b.items)
 
 
 def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], bool]]:
@@ -57,19 +65,21 @@ def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], b
     out: list[tuple[bool, list[str], bool]] = []
     for rubric in results.rubrics:
         out.append(
-            (True, [f"{rubric.code} (weighted)", f"{rubric.weight_scored:g}", "", "", "",
-                    _ci(rubric.score, rubric.score_ci), "", "", "", "", ""], False)
+            (True, [f"{rubric.code} (weighted)",
+                    f"{rubric.weight_scored:g} ({rubric.weight_covered:.0%} covered)", "", "",
+                    "", _ci(rubric.score, rubric.score_ci, rubric.score_n), "", "", "", "",
+                    ""], False)
         )  # fmt: skip
         for b in (b for b in results.benchmarks if b.parent_rubric == rubric.code):
             rel = checks.get(b.code)
-            met = "–" if b.threshold_met is None else ("yes" if b.threshold_met else "no")
+            decision = b.threshold_decision or "–"
             kappa = None if rel is None else rel.kappa.get("outcome")
             flags = "; ".join(rel.flags) if rel else ""
             out.append(
                 (False, [f"  {b.code} · {b.label}", f"{b.weight:g}",
-                         f"{b.items} (+{b.unresolved} open)" if b.unresolved else str(b.items),
-                         str(b.applicable), _ci(b.pass_rate, b.pass_rate_ci),
-                         _ci(b.score, b.score_ci), _num(b.threshold), met,
+                         _items(b), str(b.applicable),
+                         _ci(b.pass_rate, b.pass_rate_ci, b.pass_rate_n),
+                         _ci(b.score, b.score_ci, b.score_n), _num(b.threshold), decision,
                          _num(rel.icc if rel else None), _num(kappa), flags], bool(flags))
             )  # fmt: skip
     return out
@@ -214,5 +224,6 @@ class ResultsTab(QWidget):
         self.status.setText(
             f"{len(results.benchmarks)} benchmark(s), {len(results.rubrics)} rubric(s); "
             f"{basis['n_resamples']:,} bootstrap resamples, seed {basis['seed']}; "
-            f"reference: {basis['reference']}."
+            f"reference: {basis['reference']}. Threshold {basis['threshold_rule']}. "
+            f"Rubric weights {basis['rubric_weights']}."
         )

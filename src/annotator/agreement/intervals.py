@@ -11,7 +11,7 @@ a zero-width interval.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,3 +98,38 @@ def interval_text(value: float | None, ci: Interval | None, n: int, digits: int 
     if ci is None:
         return f"{figure} (n={n}: {TOO_FEW})"
     return f"{figure} [{ci.low:.{digits}f}, {ci.high:.{digits}f}] n={ci.n}"
+
+
+def case_bca_interval(
+    per_case: npt.ArrayLike,
+    statistic: Callable[[FloatArray], float | None],
+    seed: int = 0,
+    minimum: int = MIN_MEAN_N,
+    n_resamples: int = N_RESAMPLES,
+) -> Interval | None:
+    """BCa interval over cases of a statistic of the column sums of per-case rows.
+
+    ``per_case`` is cases x stats (e.g. [units, agreeing units] per case); a resample draws
+    cases and ``statistic`` receives the sums of the drawn rows (None where undefined).
+    None below ``minimum`` cases, or when BCa is undefined (no spread, undefined resamples).
+    ``n`` is the number of cases.
+    """
+    from scipy.stats import bootstrap
+
+    rows = np.asarray(per_case, dtype=np.float64)
+    if rows.ndim != 2 or rows.shape[0] < max(minimum, 2):
+        return None
+
+    def of_cases(index: FloatArray) -> float:
+        value = statistic(rows[index.astype(np.int64)].sum(axis=0))
+        return np.nan if value is None else float(value)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate data: nan bounds, checked below
+        result = bootstrap((np.arange(rows.shape[0], dtype=np.float64),), of_cases,
+                           n_resamples=n_resamples, method="BCa", vectorized=False,
+                           confidence_level=CONFIDENCE, random_state=np.random.default_rng(seed))
+    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return None
+    return Interval(low, high, int(rows.shape[0]))

@@ -10,7 +10,8 @@ from annotator.errors import ValidationError
 from annotator.sme.criteria import OTHER, exclusion_choices, flag_choices
 from annotator.sme.diff import field_diff
 from annotator.sme.formula import FormulaError, evaluate, normaliser
-from annotator.sme.reliability import automated_agreement, cronbach_alpha, reliability
+from annotator.sme.consistency import cronbach_alpha
+from annotator.sme.reliability import automated_agreement, reliability
 from annotator.sme.results import (
     ItemOutcome,
     benchmark_result,
@@ -143,7 +144,7 @@ def test_benchmark_result_wilson_pass_rate_bca_score_and_three_state_threshold()
                                                 abs=1e-12)
     expected = _bca([np.array(scores) / 4], [1.0], benchmark_seed("A-NEG2", 0))
     assert result.score_ci == pytest.approx(expected, abs=1e-12)
-    assert list(normalised) == [s / 4 for s in scores]
+    assert list(normalised.values) == [s / 4 for s in scores]
     # Threshold 0.75 (3 on 0..4): the mean 0.79 clears it, the interval does not.
     low, high = result.score_ci or (9.0, -9.0)
     assert result.threshold == 0.75 and low < 0.75 < high
@@ -215,7 +216,6 @@ def test_reliability_flags_low_icc_and_automated_agreement() -> None:
     ]  # fmt: skip
     result = reliability(NEG2, rows)
     assert result.icc is not None and result.icc < 0.75
-    assert result.flags and result.flags[0].startswith("ICC(1,1)")
     assert result.units == {"applicability": 6, "outcome": 6, "score": 6}
     pairs = [
         ({"outcome": "pass", "score": 4.0}, {"outcome": "pass", "score": 4.0}),
@@ -293,12 +293,50 @@ def test_reliability_cis_are_bootstraps_of_their_own_coefficients() -> None:
     assert result.ci["outcome"]["kappa"] == pytest.approx(reference(fleiss, flags), abs=1e-9)
 
 
-def test_cronbach_below_point_seven_is_flagged() -> None:
-    verdict = {"applicability": "applicable", "outcome": "pass", "score": 4.0}
-    rows = [{"a": verdict, "b": verdict}] * 3
-    # Cases x items [[1, 3], [2, 1], [3, 2]]: item variances 1 + 1, totals 4, 3, 5 with
-    # variance 1, so alpha = 2 (1 - 2/1) = -2.
-    cases = np.array([[1.0, 3.0], [2.0, 1.0], [3.0, 2.0]])
-    result = reliability(NEG2, rows, cases=cases)
-    assert result.cronbach == pytest.approx(-2.0)
-    assert any(f.startswith("Cronbach's alpha -2.00 < 0.7") for f in result.flags)
+def test_rubric_cronbach_has_benchmarks_as_items_and_a_feldt_interval() -> None:
+    from scipy.stats import f
+
+    from annotator.sme.consistency import rubric_consistency
+
+    # Cases x benchmarks [[1, 3], [2, 1], [3, 2]] (normalised scores): item variances 1 + 1,
+    # totals 4, 3, 5 with variance 1, so alpha = 2 (1 - 2/1) = -2. Item names play no part.
+    three = rubric_consistency({"B-2": {"c1": 3.0, "c2": 1.0, "c3": 2.0},
+                                "B-1": {"c3": 3.0, "c1": 1.0, "c2": 2.0, "c9": 5.0}})
+    assert three.value == pytest.approx(-2.0) and (three.cases, three.items) == (3, 2)
+    assert three.flag is None  # 3 cases: under the minimum, no flag
+    # 12 cases, two benchmarks that pull apart: Feldt's interval is under 0.7, "below".
+    rng = np.random.default_rng(5)
+    first = rng.random(12)
+    second = 1 - first + 0.1 * rng.random(12)
+    low = rubric_consistency({"B-1": {str(i): v for i, v in enumerate(first)},
+                              "B-2": {str(i): v for i, v in enumerate(second)}})
+    value = cronbach_alpha(np.column_stack([first, second]))
+    assert value is not None and low.value == pytest.approx(value, abs=1e-12)
+    expected = (1 - (1 - value) * f.ppf(0.975, 11, 11), 1 - (1 - value) * f.ppf(0.025, 11, 11))
+    assert low.ci == pytest.approx(expected, abs=1e-12)
+    assert low.ci is not None and low.ci[1] < 0.7
+    assert low.flag is not None and low.flag.endswith("below 0.7")
+    assert "possibly" not in low.flag
+
+
+def _score_rows(pairs: list[tuple[float, float]]) -> list[dict[str, dict[str, object]]]:
+    return [{"a": {"applicability": "applicable", "outcome": "pass", "score": x},
+             "b": {"applicability": "applicable", "outcome": "pass", "score": y}}
+            for x, y in pairs]  # fmt: skip
+
+
+def test_icc_flags_follow_the_interval_and_need_ten_tasks() -> None:
+    noisy = [(4.0, 0.0), (0.0, 4.0), (2.0, 2.0), (4.0, 1.0), (1.0, 3.0), (3.0, 0.0)]
+    few = reliability(NEG2, _score_rows(noisy))  # type: ignore[arg-type]
+    assert few.icc is not None and few.icc < 0.75 and few.icc_units == 6
+    assert few.flags == []  # 6 tasks: an ICC from so few flags by chance
+    many = reliability(NEG2, _score_rows(noisy * 2))  # type: ignore[arg-type]
+    high = (many.ci["score"]["icc"] or (9.0, 9.0))[1]
+    assert high < 0.75 and many.flags and many.flags[0].startswith("ICC(1,1)")
+    assert many.flags[0].endswith("below 0.75") and "possibly" not in many.flags[0]
+    # Straddling: a middling agreement over 12 tasks is "possibly below".
+    middling = [(0.0, 1.0), (1.0, 0.0), (2.0, 3.0), (3.0, 2.0), (4.0, 4.0), (1.0, 3.0)] * 2
+    maybe = reliability(NEG2, _score_rows(middling))  # type: ignore[arg-type]
+    low, high = maybe.ci["score"]["icc"] or (9.0, 9.0)
+    assert low < 0.75 <= high
+    assert maybe.flags and maybe.flags[0].endswith("possibly below 0.75")

@@ -28,3 +28,23 @@ def threshold_decision(ci: Interval | None, threshold: float | None) -> Decision
     if ci.high < threshold:
         return "not met"
     return "undetermined"
+
+
+def below_flag(
+    name: str, value: float | None, ci: tuple[float, float] | None, n: int, minimum: int,
+    bound: float,
+) -> str | None:
+    """A reliability flag read off the interval, or None.
+
+    "below": the interval's upper bound is under ``bound``; "possibly below": the interval
+    straddles it. No flag from fewer than ``minimum`` units (2-4 units flag by chance) or
+    without an interval.
+    """
+    if value is None or ci is None or n < minimum:
+        return None
+    shown = f"{name} {value:.2f} [{ci[0]:.2f}, {ci[1]:.2f}] n={n}"
+    if ci[1] < bound:
+        return f"{shown}: below {bound}"
+    if ci[0] < bound:
+        return f"{shown}: possibly below {bound}"
+    return None

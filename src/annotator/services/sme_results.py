@@ -28,7 +28,8 @@ from annotator.agreement.intervals import (
 from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme_review import benchmark_of
 from annotator.services.users import require_reader_of_others
-from annotator.sme.reliability import by_case, reliability
+from annotator.sme.consistency import CRONBACH_MIN_CASES
+from annotator.sme.reliability import ICC_MIN_UNITS, reliability
 from annotator.sme.results import (
     ItemOutcome,
     SmeResults,
@@ -47,7 +48,6 @@ class _Collected:
     undecided: int
     unsubmitted: int
     verdicts: list[dict[str, Verdict]]
-    scores: dict[str, float]
     automated: list[tuple[Verdict, dict[str, Any]]]
 
 
@@ -57,9 +57,8 @@ def _collect(
     benchmark: Benchmark,
     submitted: dict[uuid.UUID, dict[str, Verdict]],
     decided: dict[uuid.UUID, dict[str, Any]],
-) -> tuple[_Collected, dict[str, str | None]]:
-    got = _Collected([], 0, 0, [], {}, [])
-    case_of: dict[str, str | None] = {}
+) -> _Collected:
+    got = _Collected([], 0, 0, [], [])
     rows = session.execute(
         select(SmeTask, SmeItem)
         .join(SmeItem, SmeItem.id == SmeTask.item_pk)
@@ -85,14 +84,12 @@ def _collect(
             applicable,
             None if not applicable or "outcome" not in ref else ref["outcome"] == "pass",
             ref.get("score") if applicable else None,
+            item.case_ref,
         )
         got.outcomes.append(outcome)
-        case_of[item.item_id] = item.case_ref
-        if outcome.score is not None:
-            got.scores[item.item_id] = outcome.score
         if task.automated and applicable:
             got.automated.append((ref, dict(task.automated)))
-    return got, case_of
+    return got
 
 
 def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
@@ -108,14 +105,13 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
         for bench, benchmark in zip(stored, specs, strict=True):
             if benchmark.evaluator_type not in REVIEWED:
                 continue
-            got, case_of = _collect(session, bench, benchmark, submitted, decided)
+            got = _collect(session, bench, benchmark, submitted, decided)
             per_benchmark.append(
                 benchmark_result(benchmark, got.outcomes, got.undecided, got.unsubmitted, seed))
             checks.append(
                 reliability(
                     benchmark,
                     got.verdicts,
-                    cases=by_case(got.scores, case_of),
                     automated=got.automated,
                     seed=seed,
                 )
@@ -137,5 +133,12 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
                 "rubric_weights": "renormalised over the benchmarks with a score",
                 "reference": "adjudicated field, else the SMEs' common value; scores averaged",
                 "icc_form": "ICC(1,1)",
+                "reliability_flags": (
+                    f"ICC(1,1) and a rubric's Cronbach's alpha: 'below' the bound when the 95% "
+                    f"interval's upper bound is under it, 'possibly below' when it straddles "
+                    f"it; none from fewer than {ICC_MIN_UNITS} tasks or {CRONBACH_MIN_CASES} "
+                    "cases"),
+                "cronbach_item": "a benchmark of the rubric; subjects are test cases scored "
+                                 "on every benchmark of the rubric",
             },
         )

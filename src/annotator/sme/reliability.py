@@ -3,8 +3,10 @@
 Three families per benchmark: ``applicability`` (applicable/excluded, nominal),
 ``outcome`` (pass/flag, nominal, among items found applicable) and ``score`` (interval).
 Units are tasks, columns are reviewers; nan marks a reviewer who did not rate the task.
-A benchmark is flagged when its score ICC(1,1) is below 0.75 or, where cases hold several
-scored items, Cronbach's alpha over those items is below 0.7 (seed 002, section 7).
+A benchmark's score ICC(1,1) is flagged by its F-based interval (seed 002, section 7):
+"below 0.75" when the upper bound is under 0.75, "possibly below" when it straddles, and
+not at all from fewer than :data:`ICC_MIN_UNITS` tasks. Cronbach's alpha is a rubric's
+figure (its benchmarks as items), see :mod:`annotator.sme.consistency`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement.coefficients import percent_agreement
+from annotator.agreement.decision import below_flag
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import cohen_kappa
 from annotator.agreement.measure import Measure, Ratings
@@ -23,7 +26,7 @@ from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, level_index, levels
 
 ICC_MIN = 0.75
-CRONBACH_MIN = 0.7
+ICC_MIN_UNITS = 10  # fewer tasks: an ICC from 2-4 units flags by chance, no flag
 FAMILIES = {
     "applicability": ("applicable", "excluded"),
     "outcome": ("pass", "flag"),
@@ -40,7 +43,7 @@ class Reliability:
     alpha: dict[str, float | None]  # Krippendorff's alpha (nominal; interval for score)
     agreement: dict[str, float | None]  # percent agreement
     icc: float | None  # ICC(1,1) on scores: each task's SMEs come from a larger pool
-    cronbach: float | None
+    icc_units: int  # tasks behind the ICC (those with the modal number of scores)
     automated: dict[str, Any] | None  # hybrid: SME reference vs automated verdict
     flags: list[str] = field(default_factory=list)
     # 95% CIs: family -> coefficient -> (low, high) or None. Kappa and alpha by the agreement
@@ -82,35 +85,6 @@ def _modal_rows(matrix: np.ndarray) -> np.ndarray:
 
 def _multi(matrix: np.ndarray) -> int:
     return int(((~np.isnan(matrix)).sum(axis=1) >= 2).sum())
-
-
-def cronbach_alpha(matrix: np.ndarray) -> float | None:
-    """Cronbach's alpha of a subjects x items matrix (complete rows only)."""
-    x = np.asarray(matrix, dtype=np.float64)
-    if x.ndim != 2:
-        return None
-    x = x[~np.isnan(x).any(axis=1)]
-    n, k = x.shape
-    if n < 2 or k < 2:
-        return None
-    total = x.sum(axis=1).var(ddof=1)
-    if total == 0:
-        return None
-    return float(k / (k - 1) * (1 - x.var(axis=0, ddof=1).sum() / total))
-
-
-def by_case(scores: Mapping[str, float], case_of: Mapping[str, str | None]) -> np.ndarray:
-    """Cases x items-within-case reference scores, for the cases holding the modal count >= 2."""
-    groups: dict[str, list[float]] = {}
-    for item, score in sorted(scores.items()):
-        case = case_of.get(item)
-        if case is not None:
-            groups.setdefault(case, []).append(score)
-    sizes = [len(g) for g in groups.values() if len(g) >= 2]
-    if not sizes:
-        return np.empty((0, 0))
-    k = max(set(sizes), key=sizes.count)
-    return np.array([g for g in groups.values() if len(g) == k])
 
 
 def automated_agreement(
@@ -156,7 +130,6 @@ def reliability(
     benchmark: Benchmark,
     verdicts: Sequence[Mapping[str, Verdict]],
     *,
-    cases: np.ndarray | None = None,
     automated: Sequence[tuple[Verdict, Mapping[str, Any]]] = (),
     seed: int = 0,
 ) -> Reliability:
@@ -189,23 +162,21 @@ def reliability(
     alpha["score"], score_alpha_ci = _figure(Measure("krippendorff_alpha", level="interval"),
                                              scores, seed)
     agreement["score"] = None
-    forms = icc(_packed(scores))
+    packed = _packed(scores)
+    forms = icc(packed)
     icc11 = forms["ICC(1,1)"].value if forms else None
     ci["score"] = {
         "alpha": score_alpha_ci,
         "icc": forms["ICC(1,1)"].ci95 if forms else None,
     }
-    cronbach = cronbach_alpha(cases) if cases is not None and cases.size else None
-    flags = []
-    if icc11 is not None and icc11 < ICC_MIN:
-        flags.append(f"ICC(1,1) {icc11:.2f} < {ICC_MIN}")
-    if cronbach is not None and cronbach < CRONBACH_MIN:
-        flags.append(f"Cronbach's alpha {cronbach:.2f} < {CRONBACH_MIN}")
+    flag = below_flag("ICC(1,1)", icc11, ci["score"]["icc"], len(packed), ICC_MIN_UNITS,
+                      ICC_MIN)
+    flags = [] if flag is None else [flag]
     auto = (
         automated_agreement(benchmark, automated) if benchmark.evaluator_type == "hybrid" else None
     )
     return Reliability(
-        benchmark.code, units, kappa, alpha, agreement, icc11, cronbach, auto, flags, ci
+        benchmark.code, units, kappa, alpha, agreement, icc11, len(packed), auto, flags, ci
     )
 
 

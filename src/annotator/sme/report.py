@@ -27,6 +27,8 @@ BENCHMARK_COLUMNS = (
 def _fmt(value: Any) -> str:
     if value is None:
         return "–"
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -61,7 +63,7 @@ def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
                 "score_low": b.score_ci[0] if b.score_ci else None,
                 "score_high": b.score_ci[1] if b.score_ci else None, "score_n": b.score_n,
                 "threshold": b.threshold, "threshold_decision": b.threshold_decision,
-                "icc": rel.icc if rel else None, "cronbach": rel.cronbach if rel else None,
+                "icc": rel.icc if rel else None, "cronbach": None,
                 "flags": "; ".join(rel.flags) if rel else "",
             }
         )  # fmt: skip
@@ -73,7 +75,7 @@ def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
                 "weight_covered": r.weight_covered, "score": r.score,
                 "score_low": r.score_ci[0] if r.score_ci else None,
                 "score_high": r.score_ci[1] if r.score_ci else None, "score_n": r.score_n,
-                "flags": "",
+                "cronbach": r.cronbach.value, "flags": r.cronbach.flag or "",
             }
         )  # fmt: skip
     return rows
@@ -133,10 +135,17 @@ def html_page(results: SmeResults) -> str:
     )
     rel = "".join(
         f"<tr><td>{e(r.code)}</td><td>{e(json.dumps(r.kappa))}</td><td>{e(json.dumps(r.alpha))}"
-        f"</td><td>{_fmt(r.icc)}</td><td>{_fmt(r.cronbach)}</td>"
+        f"</td><td>{_fmt(r.icc)} (n={r.icc_units})</td>"
         f"<td>{e(json.dumps(r.automated) if r.automated else '–')}</td>"
         f"<td>{e(json.dumps(r.ci))}</td><td>{e('; '.join(r.flags))}</td></tr>"
         for r in results.reliability
+    )
+    consistency = "".join(
+        f"<tr><td>{e(r.code)}</td><td>{_fmt(r.cronbach.value)}</td>"
+        f"<td>{e(_fmt(list(r.cronbach.ci)) if r.cronbach.ci else '–')}</td>"
+        f"<td>{r.cronbach.cases}</td><td>{r.cronbach.items}</td>"
+        f"<td>{e(r.cronbach.flag or '')}</td></tr>"
+        for r in results.rubrics
     )
     basis = e(json.dumps(results.basis))
     rule = e(str(results.basis.get("threshold_rule", "")))
@@ -153,9 +162,13 @@ def html_page(results: SmeResults) -> str:
         "with a score, weights renormalised; weight_covered is the share of the rubric's "
         "weight they carry.</p>"
         "<h2>Reliability</h2><table><tr><th>benchmark</th><th>kappa</th><th>alpha</th>"
-        "<th>ICC(1,1)</th><th>Cronbach α</th><th>SME vs automated</th><th>95% CIs</th>"
+        "<th>ICC(1,1)</th><th>SME vs automated</th><th>95% CIs</th>"
         "<th>flags</th></tr>"
-        f"{rel}</table><p>Basis: {basis}</p>"
+        f"{rel}</table>"
+        "<h2>Rubric consistency (Cronbach's alpha: benchmarks as items, test cases as "
+        "subjects)</h2><table><tr><th>rubric</th><th>alpha</th><th>95% CI (Feldt)</th>"
+        f"<th>cases</th><th>benchmarks</th><th>flag</th></tr>{consistency}</table>"
+        f"<p>Basis: {basis}</p>"
     )
 
 

@@ -27,6 +27,7 @@ from annotator.agreement.intervals import (
     bca_interval,
     wilson_interval,
 )
+from annotator.sme.consistency import Consistency, rubric_consistency
 from annotator.sme.formula import FormulaError, normaliser
 from annotator.sme.reliability import Reliability
 from annotator.sme.spec import Benchmark
@@ -40,6 +41,7 @@ class ItemOutcome:
     applicable: bool
     passed: bool | None = None
     score: float | None = None  # raw, on the benchmark's scale
+    case_id: str | None = None  # the test case (subject of the rubric's Cronbach's alpha)
 
 
 def _bounds(ci: Interval | None) -> tuple[float, float] | None:
@@ -82,6 +84,15 @@ class RubricResult:
     score: float | None  # sum of weight x score over the scored benchmarks / weight_scored
     score_ci: tuple[float, float] | None  # stratified BCa; None if a scored one is too small
     score_n: int  # items behind the score
+    cronbach: Consistency  # its benchmarks as items, test cases as subjects
+
+
+@dataclass(frozen=True)
+class BenchmarkScores:
+    """A benchmark's normalised scores, and their mean per test case."""
+
+    values: np.ndarray
+    by_case: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -107,16 +118,30 @@ def benchmark_seed(code: str, seed: int) -> int:
 
 
 def normalised_scores(benchmark: Benchmark, outcomes: Sequence[ItemOutcome]) -> list[float]:
+    return [score for _case, score in _normalised(benchmark, outcomes)]
+
+
+def _normalised(
+    benchmark: Benchmark, outcomes: Sequence[ItemOutcome]
+) -> list[tuple[str | None, float]]:
     scale = benchmark.scale
     norm = normaliser(scale.normalization_formula, scale.min_value, scale.max_value)
     out = []
     for o in outcomes:
         if o.applicable and o.score is not None:
             try:
-                out.append(norm(o.score))
+                out.append((o.case_id, norm(o.score)))
             except FormulaError:
                 continue
     return out
+
+
+def _case_means(scored: list[tuple[str | None, float]]) -> dict[str, float]:
+    groups: dict[str, list[float]] = {}
+    for case, score in scored:
+        if case is not None:
+            groups.setdefault(case, []).append(score)
+    return {case: float(np.mean(values)) for case, values in groups.items()}
 
 
 def _threshold(benchmark: Benchmark) -> float | None:
@@ -136,11 +161,12 @@ def benchmark_result(
     undecided: int = 0,
     unsubmitted: int = 0,
     seed: int = 0,
-) -> tuple[BenchmarkResult, np.ndarray]:
-    """The benchmark's figures and its normalised scores (for the rubric interval)."""
+) -> tuple[BenchmarkResult, BenchmarkScores]:
+    """The benchmark's figures and its normalised scores (for the rubric's figures)."""
     applicable = [o for o in outcomes if o.applicable]
     passes = [bool(o.passed) for o in applicable if o.passed is not None]
-    scores = np.asarray(normalised_scores(benchmark, outcomes), dtype=np.float64)
+    scored = _normalised(benchmark, outcomes)
+    scores = np.asarray([score for _case, score in scored], dtype=np.float64)
     score_ci = bca_interval([scores], seed=benchmark_seed(benchmark.code, seed))
     threshold = _threshold(benchmark)
     result = BenchmarkResult(
@@ -162,11 +188,11 @@ def benchmark_result(
         threshold=threshold,
         threshold_decision=threshold_decision(score_ci, threshold),
     )
-    return result, scores
+    return result, BenchmarkScores(scores, _case_means(scored))
 
 
 def rubric_results(
-    results: Sequence[tuple[BenchmarkResult, np.ndarray]],
+    results: Sequence[tuple[BenchmarkResult, BenchmarkScores]],
     all_benchmarks: Sequence[Benchmark],
     seed: int = 0,
 ) -> list[RubricResult]:
@@ -191,7 +217,8 @@ def rubric_results(
             weights = [r.weight / weight_scored for r, _s in scored]
             score = float(sum(w * (r.score or 0.0) for w, (r, _s) in zip(weights, scored,
                                                                           strict=True)))
-            ci = bca_interval([s for _r, s in scored], weights, benchmark_seed(rubric, seed))
+            ci = bca_interval([s.values for _r, s in scored], weights,
+                              benchmark_seed(rubric, seed))
         out.append(
             RubricResult(
                 code=rubric,
@@ -201,7 +228,8 @@ def rubric_results(
                 weight_covered=weight_scored / total if total > 0 else 0.0,
                 score=score,
                 score_ci=_bounds(ci),
-                score_n=sum(len(s) for _r, s in scored),
+                score_n=sum(len(s.values) for _r, s in scored),
+                cronbach=rubric_consistency({r.code: s.by_case for r, s in scored}),
             )
         )
     return out

@@ -68,7 +68,7 @@ def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], b
             (True, [f"{rubric.code} (weighted)",
                     f"{rubric.weight_scored:g} ({rubric.weight_covered:.0%} covered)", "", "",
                     "", _ci(rubric.score, rubric.score_ci, rubric.score_n), "", "", "", "",
-                    ""], False)
+                    rubric.cronbach.flag or ""], bool(rubric.cronbach.flag))
         )  # fmt: skip
         for b in (b for b in results.benchmarks if b.parent_rubric == rubric.code):
             rel = checks.get(b.code)
@@ -98,10 +98,11 @@ def _cell(value: float | None, ci: dict[str, Any], family: str, stat: str) -> st
 
 def reliability_html(results: sme_results.SmeResults) -> str:
     """Per benchmark: kappa and alpha on applicability and pass/flag, ICC and interval alpha
-    on scores, Cronbach's alpha, and SME vs automated agreement (hybrid); flags in red."""
+    on scores, SME vs automated agreement (hybrid), and each rubric's Cronbach's alpha over
+    its benchmarks; flags in red."""
     head = (
         "<tr><th align='left'>code</th><th>κ appl.</th><th>α appl.</th><th>κ pass/flag</th>"
-        "<th>α pass/flag</th><th>ICC</th><th>α score</th><th>Cronbach</th>"
+        "<th>α pass/flag</th><th>ICC (n)</th><th>α score</th>"
         "<th>vs auto κ / qwk</th></tr>"
     )
     rows = ""
@@ -118,9 +119,8 @@ def reliability_html(results: sme_results.SmeResults) -> str:
             _cell(r.alpha.get("applicability"), ci, "applicability", "alpha"),
             _cell(r.kappa.get("outcome"), ci, "outcome", "kappa"),
             _cell(r.alpha.get("outcome"), ci, "outcome", "alpha"),
-            _cell(r.icc, ci, "score", "icc"),
+            _cell(r.icc, ci, "score", "icc").replace("</td>", f" (n={r.icc_units})</td>", 1),
             _cell(r.alpha.get("score"), ci, "score", "alpha"),
-            _cell(r.cronbach, ci, "", ""),
         )
         rows += (
             f"<tr><td>{html.escape(r.code)}</td>"
@@ -129,13 +129,25 @@ def reliability_html(results: sme_results.SmeResults) -> str:
         )
         if r.flags:
             rows += (
-                f"<tr><td></td><td colspan='8' style='color:#c0392b'>"
+                f"<tr><td></td><td colspan='7' style='color:#c0392b'>"
                 f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
             )
+    rubrics = "".join(
+        f"<tr><td>{html.escape(r.code)}</td>"
+        + _cell(r.cronbach.value, {"c": {"a": r.cronbach.ci}}, "c", "a")
+        + f"<td align='right'>{r.cronbach.cases}</td>"
+        f"<td style='color:#c0392b'>{html.escape(r.cronbach.flag or '')}</td></tr>"
+        for r in results.rubrics
+    )
     return (
         "<p><b>Reliability</b> (items with 2+ SME verdicts; 95% CI below each figure; "
-        "flagged: ICC &lt; 0.75, Cronbach α &lt; 0.7)</p>"
+        "ICC flagged 'below 0.75' when its interval is under 0.75, 'possibly below' when it "
+        "straddles, not from fewer than 10 tasks)</p>"
         f"<table cellspacing='0' cellpadding='3' border='1' width='100%'>{head}{rows}</table>"
+        "<p><b>Rubric consistency</b>: Cronbach's alpha with each benchmark an item and each "
+        "test case scored on all of them a subject (Feldt 95% CI; flagged against 0.7)</p>"
+        "<table cellspacing='0' cellpadding='3' border='1' width='100%'><tr><th>rubric</th>"
+        f"<th>Cronbach α</th><th>cases</th><th>flag</th></tr>{rubrics}</table>"
     )
 
 

@@ -7,10 +7,10 @@ import pytest
 
 from annotator.agreement.bootstrap import bootstrap_draws
 from annotator.errors import ValidationError
+from annotator.sme.consistency import cronbach_alpha
 from annotator.sme.criteria import OTHER, exclusion_choices, flag_choices
 from annotator.sme.diff import field_diff
 from annotator.sme.formula import FormulaError, evaluate, normaliser
-from annotator.sme.consistency import cronbach_alpha
 from annotator.sme.reliability import automated_agreement, reliability
 from annotator.sme.results import (
     ItemOutcome,

@@ -350,3 +350,37 @@ def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_pa
         sme_review.submit(sme, a, task)
     assert sme_review.set_field(sme, a, task, "score", 3) == 4.0
     sme_review.submit(sme, a, task)
+
+
+def test_compare_two_systems_through_the_command_line(
+    team: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import_benchmarks(team, "cu", valid_set(tmp_path))
+    items = [_item(n, item_id=f"{system}-{n:02d}", system=system, case_id=f"case-{n:02d}")
+             for system in ("copilot@1.3", "copilot@1.4") for n in range(12)]
+    import_items(team, "cu", [_jsonl(tmp_path, "items.jsonl", items)])
+    sme_review.assign(team, "cu", per_item=1)
+    for item in items:
+        task = _task(team, item["item_id"])
+        (who,) = _reviewers(team, task)
+        n = int(item["item_id"][-2:])
+        # B scores one level higher on two cases in three, the same on the third.
+        score = n % 4 if item["system"] == "copilot@1.3" or n % 3 == 0 else n % 4 + 1
+        flag = {} if score >= 3 else {
+            "flag_condition": sme_review.view(team, who, task).benchmark.flag_choices[0],
+            "rationale": "finding dropped"}
+        _give(team, who, task, applicability="applicable",
+              outcome="pass" if score >= 3 else "flag", score=score, **flag)
+    base = ["--project", team.location, "--as", "adj", "sme-results"]
+    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (neg2,) = report["benchmarks"]
+    assert (neg2["code"], neg2["method"], neg2["pairs"]) == ("A-NEG2", "paired bootstrap", 12)
+    assert neg2["difference"] == pytest.approx(8 / 12 * 0.25)
+    low, high = neg2["ci"]
+    assert 0 < low < neg2["difference"] < high and neg2["conclusion"] == "B better"
+    assert neg2["p_holm"] == neg2["p"] < 0.05  # one benchmark tested
+    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4"]) == 0
+    assert "A-NEG2" in capsys.readouterr().out
+    assert main([*base, "--compare", "copilot@1.3", "nobody@0"]) != 0
+    assert "no SME items of system 'nobody@0'" in capsys.readouterr().err

@@ -25,15 +25,19 @@ from annotator.agreement.intervals import (
     PROPORTION_METHOD,
     TOO_FEW,
 )
+from annotator.errors import ValidationError
 from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme_review import benchmark_of
 from annotator.services.users import require_reader_of_others
+from annotator.sme.compare import Comparison, Scored
+from annotator.sme.compare import compare as compare_systems
 from annotator.sme.consistency import CRONBACH_MIN_CASES
 from annotator.sme.reliability import ICC_MIN_UNITS, reliability
 from annotator.sme.results import (
     ItemOutcome,
     SmeResults,
     benchmark_result,
+    normalised,
     rubric_results,
 )
 from annotator.sme.spec import REVIEWED, Benchmark
@@ -85,6 +89,7 @@ def _collect(
             None if not applicable or "outcome" not in ref else ref["outcome"] == "pass",
             ref.get("score") if applicable else None,
             item.case_ref,
+            item.system,
         )
         got.outcomes.append(outcome)
         if task.automated and applicable:
@@ -142,3 +147,29 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
                                  "on every benchmark of the rubric",
             },
         )
+
+
+def compare(project: Project, actor: str, a: str, b: str, seed: int = 0) -> Comparison:
+    """System ``b`` against ``a`` on every reviewed benchmark with items of both."""
+    with project.tx() as session:
+        require_reader_of_others(session, actor, "SME results")
+        submitted = submitted_by_task(session)
+        decided = decided_by_task(session)
+        systems = set(session.scalars(select(SmeItem.system).distinct()))
+        for name in (a, b):
+            if name not in systems:
+                known = ", ".join(sorted(s for s in systems if s)) or "none"
+                raise ValidationError(f"no SME items of system {name!r} (systems: {known})")
+        per_benchmark = {}
+        for bench in session.scalars(select(SmeBenchmark).order_by(SmeBenchmark.code)):
+            benchmark = benchmark_of(bench)
+            if benchmark.evaluator_type not in REVIEWED:
+                continue
+            got = _collect(session, bench, benchmark, submitted, decided)
+            items = {name: [Scored(o.case_id, normalised(benchmark, o),
+                                   o.passed if o.applicable else None)
+                            for o in got.outcomes if o.system == name and o.applicable]
+                     for name in (a, b)}
+            per_benchmark[benchmark.code] = (benchmark.parent_rubric, benchmark.weight,
+                                             items[a], items[b])
+    return compare_systems(a, b, per_benchmark, seed)

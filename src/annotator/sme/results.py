@@ -42,6 +42,7 @@ class ItemOutcome:
     passed: bool | None = None
     score: float | None = None  # raw, on the benchmark's scale
     case_id: str | None = None  # the test case (subject of the rubric's Cronbach's alpha)
+    system: str = ""  # the system under review, e.g. "copilot@1.3"
 
 
 def _bounds(ci: Interval | None) -> tuple[float, float] | None:
@@ -121,19 +122,23 @@ def normalised_scores(benchmark: Benchmark, outcomes: Sequence[ItemOutcome]) -> 
     return [score for _case, score in _normalised(benchmark, outcomes)]
 
 
+def normalised(benchmark: Benchmark, outcome: ItemOutcome) -> float | None:
+    """The outcome's score on the 0..1 scale (None: not applicable, unscored, bad formula)."""
+    if not outcome.applicable or outcome.score is None:
+        return None
+    scale = benchmark.scale
+    norm = normaliser(scale.normalization_formula, scale.min_value, scale.max_value)
+    try:
+        return norm(outcome.score)
+    except FormulaError:
+        return None
+
+
 def _normalised(
     benchmark: Benchmark, outcomes: Sequence[ItemOutcome]
 ) -> list[tuple[str | None, float]]:
-    scale = benchmark.scale
-    norm = normaliser(scale.normalization_formula, scale.min_value, scale.max_value)
-    out = []
-    for o in outcomes:
-        if o.applicable and o.score is not None:
-            try:
-                out.append((o.case_id, norm(o.score)))
-            except FormulaError:
-                continue
-    return out
+    pairs = ((o.case_id, normalised(benchmark, o)) for o in outcomes)
+    return [(case, score) for case, score in pairs if score is not None]
 
 
 def _case_means(scored: list[tuple[str | None, float]]) -> dict[str, float]:

@@ -103,3 +103,21 @@ def test_conclusions_come_from_holm_and_rubrics_weight_the_differences() -> None
                   0.25 * (by_code["R-2"].standard_error or 0.0))
     assert rubric.ci == pytest.approx((rubric.difference - 1.959963984540054 * se,
                                        rubric.difference + 1.959963984540054 * se))
+
+
+def test_worst_of_k_is_the_seeds_reliability_view() -> None:
+    from annotator.sme.compare import worst_of_k
+
+    # The seed's example: one scenario, K = 10 runs; mean 0.762, worst 0.51.
+    runs = [0.78, 0.82, 0.51, 0.79, 0.85, 0.74, 0.81, 0.77, 0.83, 0.72]
+    items = [Scored("s1", s, True, run=k + 1) for k, s in enumerate(runs)]
+    items += [Scored("s2", 0.9, True, run=1), Scored("s2", 0.5, False, run=2),
+              Scored("s3", 0.7, True)]  # s3: a single run, not in the view
+    view = worst_of_k(items)
+    assert view is not None and (view.k, view.cases) == (10, 2)
+    s1 = view.per_case[0]
+    assert (s1.case_id, s1.runs, s1.worst) == ("s1", 10, 0.51)
+    assert s1.mean == pytest.approx(0.762)
+    assert view.mean == pytest.approx((0.762 + 0.7) / 2)
+    assert view.worst == pytest.approx((0.51 + 0.5) / 2)
+    assert worst_of_k([Scored("s3", 0.7, True)]) is None

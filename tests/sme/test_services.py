@@ -356,14 +356,18 @@ def test_compare_two_systems_through_the_command_line(
     team: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import_benchmarks(team, "cu", valid_set(tmp_path))
-    items = [_item(n, item_id=f"{system}-{n:02d}", system=system, case_id=f"case-{n:02d}")
+    items = [_item(n, item_id=f"{system}-{n:02d}", system=system, case_id=f"case-{n:02d}",
+                   **({"run": 1} if system == "copilot@1.4" else {}))
              for system in ("copilot@1.3", "copilot@1.4") for n in range(12)]
+    # copilot@1.4 ran cases 1 and 2 twice: the second runs score as the first ones did.
+    items += [_item(n, item_id=f"copilot@1.4-{n:02d}-r2", system="copilot@1.4",
+                    case_id=f"case-{n:02d}", run=2) for n in (1, 2)]
     import_items(team, "cu", [_jsonl(tmp_path, "items.jsonl", items)])
     sme_review.assign(team, "cu", per_item=1)
     for item in items:
         task = _task(team, item["item_id"])
         (who,) = _reviewers(team, task)
-        n = int(item["item_id"][-2:])
+        n = int(item["item_id"].split("-")[1])
         # B scores one level higher on two cases in three, the same on the third.
         score = n % 4 if item["system"] == "copilot@1.3" or n % 3 == 0 else n % 4 + 1
         flag = {} if score >= 3 else {
@@ -380,6 +384,9 @@ def test_compare_two_systems_through_the_command_line(
     low, high = neg2["ci"]
     assert 0 < low < neg2["difference"] < high and neg2["conclusion"] == "B better"
     assert neg2["p_holm"] == neg2["p"] < 0.05  # one benchmark tested
+    worst = neg2["worst_of_k_b"]
+    assert (worst["k"], worst["cases"], neg2["worst_of_k_a"]) == (2, 2, None)
+    assert [c["case_id"] for c in worst["per_case"]] == ["case-01", "case-02"]
     assert main([*base, "--compare", "copilot@1.3", "copilot@1.4"]) == 0
     assert "A-NEG2" in capsys.readouterr().out
     assert main([*base, "--compare", "copilot@1.3", "nobody@0"]) != 0

@@ -209,6 +209,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
               f"{_num(c.difference)} {_pair(c.ci)}\tpass rate "
               f"{_num(c.pass_rate_difference)} {_pair(c.pass_rate_ci)}\t{p}{d}\t"
               f"{c.conclusion}")
+        for name, runs in ((a, c.worst_of_k_a), (b, c.worst_of_k_b)):
+            if runs is not None:
+                print(f"  {name} worst-of-{runs.k} over {runs.cases} cases: mean "
+                      f"{runs.mean:.3f}, worst {runs.worst:.3f}")
         if c.drift is not None:
             alert = "DRIFT ALERT" if c.drift.alert else "no drift alert"
             print(f"  drift: KS p {c.drift.ks_p:.3g}, Mann-Whitney p "

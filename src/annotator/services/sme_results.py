@@ -90,6 +90,7 @@ def _collect(
             ref.get("score") if applicable else None,
             item.case_ref,
             item.system,
+            item.run,
         )
         got.outcomes.append(outcome)
         if task.automated and applicable:
@@ -167,7 +168,7 @@ def compare(project: Project, actor: str, a: str, b: str, seed: int = 0) -> Comp
                 continue
             got = _collect(session, bench, benchmark, submitted, decided)
             items = {name: [Scored(o.case_id, normalised(benchmark, o),
-                                   o.passed if o.applicable else None)
+                                   o.passed if o.applicable else None, o.run)
                             for o in got.outcomes if o.system == name and o.applicable]
                      for name in (a, b)}
             per_benchmark[benchmark.code] = (benchmark.parent_rubric, benchmark.weight,

@@ -1,5 +1,9 @@
 """System B against system A on the SME reference verdicts (seed 002, sections 3, 11, 12).
 
+Items may carry ``run`` (the k-th of K runs of one case's output): a case's score is then
+the mean over its runs, and :func:`worst_of_k` gives the seed's reliability view, the mean
+and the worst score per case and per benchmark.
+
 Per benchmark scored for both systems: the difference B - A in mean normalised score and in
 pass rate, with 95% intervals and a p-value.
 
@@ -44,6 +48,26 @@ class Scored:
     case_id: str | None
     score: float | None
     passed: bool | None
+    run: int | None = None  # the k-th run of this case's output (worst-of-K)
+
+
+@dataclass(frozen=True)
+class CaseRuns:
+    case_id: str
+    runs: int
+    mean: float
+    worst: float
+
+
+@dataclass(frozen=True)
+class WorstOfK:
+    """The seed's reliability view: per test case run K times, its mean and worst score."""
+
+    k: int  # the most runs of one case
+    cases: int  # cases run at least twice
+    mean: float  # mean over those cases of the per-case mean
+    worst: float  # mean over those cases of the per-case worst score
+    per_case: list[CaseRuns]
 
 
 @dataclass(frozen=True)
@@ -67,7 +91,7 @@ class BenchmarkComparison:
     mean_b: float | None
     method: str  # "paired bootstrap" | "Welch" | "too few"
     pairs: int  # test cases reviewed for both
-    difference: float | None  # mean normalised score, B - A
+    difference: float | None  # B - A: paired, mean of case differences; else of item means
     ci: tuple[float, float] | None
     standard_error: float | None
     p: float | None
@@ -80,6 +104,8 @@ class BenchmarkComparison:
     pass_rate_ci: tuple[float, float] | None
     conclusion: str  # "B better" | "B worse" | "no detectable difference" | "too few to compare"
     drift: Drift | None
+    worst_of_k_a: WorstOfK | None
+    worst_of_k_b: WorstOfK | None
 
 
 @dataclass(frozen=True)
@@ -168,6 +194,22 @@ def _cohen_d(a: np.ndarray, b: np.ndarray) -> float | None:
     return None if pooled <= 0 else float((b.mean() - a.mean()) / math.sqrt(pooled))
 
 
+def worst_of_k(items: Sequence[Scored]) -> WorstOfK | None:
+    """Mean and worst normalised score of each case with runs, None without repeated runs."""
+    runs: dict[str, list[float]] = {}
+    for item in items:
+        if item.run is not None and item.case_id is not None and item.score is not None:
+            runs.setdefault(item.case_id, []).append(item.score)
+    repeated = {case: scores for case, scores in sorted(runs.items()) if len(scores) >= 2}
+    if not repeated:
+        return None
+    per_case = [CaseRuns(case, len(s), float(np.mean(s)), float(min(s)))
+                for case, s in repeated.items()]
+    return WorstOfK(max(c.runs for c in per_case), len(per_case),
+                    float(np.mean([c.mean for c in per_case])),
+                    float(np.mean([c.worst for c in per_case])), per_case)
+
+
 def _drift(a: np.ndarray, b: np.ndarray) -> Drift | None:
     from scipy.stats import ks_2samp, mannwhitneyu
 
@@ -195,17 +237,25 @@ def compare_benchmark(
     case_a, case_b = _by_case(a, "score"), _by_case(b, "score")
     shared = sorted(set(case_a) & set(case_b))
     method, ci, se, p, d = "too few", None, None, None, None
+    mean_a, mean_b = _mean(list(sa)), _mean(list(sb))
+    rate_a, rate_b = _mean([float(x) for x in pa]), _mean([float(x) for x in pb])
+    difference = None if mean_a is None or mean_b is None else mean_b - mean_a
+    pass_difference = None if rate_a is None or rate_b is None else rate_b - rate_a
     pass_ci: tuple[float, float] | None = None
     if len(shared) >= MIN_PAIRS:
+        # Paired: the difference is the mean over shared cases of B's minus A's case mean.
         method = "paired bootstrap"
         diffs = np.array([case_b[c] - case_a[c] for c in shared])
+        difference = float(diffs.mean())
         paired = _paired_bca(diffs, seed)
         if paired is not None:
             ci, se, p = (paired[0], paired[1]), paired[2], paired[3]
         pass_a, pass_b = _by_case(a, "passed"), _by_case(b, "passed")
         both = sorted(set(pass_a) & set(pass_b))
-        pass_diff = _paired_bca(np.array([pass_b[c] - pass_a[c] for c in both]), seed + 1)
-        pass_ci = None if pass_diff is None else (pass_diff[0], pass_diff[1])
+        pass_diffs = np.array([pass_b[c] - pass_a[c] for c in both])
+        pass_difference = float(pass_diffs.mean()) if both else None
+        pass_paired = _paired_bca(pass_diffs, seed + 1)
+        pass_ci = None if pass_paired is None else (pass_paired[0], pass_paired[1])
     elif sa.size >= 2 and sb.size >= 2 and (np.ptp(sa) > 0 or np.ptp(sb) > 0):
         method = "Welch"
         welch = ttest_ind(sb, sa, equal_var=False)
@@ -214,16 +264,15 @@ def compare_benchmark(
         se = float(math.sqrt(sa.var(ddof=1) / sa.size + sb.var(ddof=1) / sb.size))
         d = _cohen_d(sa, sb)
         pass_ci = _newcombe(pa, pb) if pa and pb else None
-    mean_a, mean_b = _mean(list(sa)), _mean(list(sb))
-    rate_a, rate_b = _mean([float(x) for x in pa]), _mean([float(x) for x in pb])
     return BenchmarkComparison(
         code=code, parent_rubric=parent_rubric, weight=weight, n_a=int(sa.size),
         n_b=int(sb.size), mean_a=mean_a, mean_b=mean_b, method=method, pairs=len(shared),
-        difference=None if mean_a is None or mean_b is None else mean_b - mean_a,
+        difference=difference,
         ci=ci, standard_error=se, p=p, p_holm=None, p_bonferroni=None, cohen_d=d,
         pass_rate_a=rate_a, pass_rate_b=rate_b,
-        pass_rate_difference=None if rate_a is None or rate_b is None else rate_b - rate_a,
+        pass_rate_difference=pass_difference,
         pass_rate_ci=pass_ci, conclusion="too few to compare", drift=_drift(sa, sb),
+        worst_of_k_a=worst_of_k(a), worst_of_k_b=worst_of_k(b),
     )
 
 
@@ -283,6 +332,9 @@ def compare(
                         f"shown); conclusion at Holm p < {ALPHA}",
         "rubric": "weighted difference over the compared benchmarks (weights renormalised), "
                   "normal interval from their standard errors",
+        "worst_of_k": "per test case run K >= 2 times (items with run): the mean and the worst "
+                      "normalised score; per benchmark, their means over those cases; the "
+                      "comparison itself uses each case's mean over its runs",
         "drift": f"Kolmogorov-Smirnov and Mann-Whitney U; alert when |change| > "
                  f"{DRIFT_CHANGE} and a test gives p < {ALPHA} (seed 002, section 12)",
     })

@@ -43,6 +43,7 @@ class ItemOutcome:
     score: float | None = None  # raw, on the benchmark's scale
     case_id: str | None = None  # the test case (subject of the rubric's Cronbach's alpha)
     system: str = ""  # the system under review, e.g. "copilot@1.3"
+    run: int | None = None  # the k-th run of this case's output
 
 
 def _bounds(ci: Interval | None) -> tuple[float, float] | None:

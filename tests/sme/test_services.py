@@ -387,7 +387,11 @@ def test_compare_two_systems_through_the_command_line(
     worst = neg2["worst_of_k_b"]
     assert (worst["k"], worst["cases"], neg2["worst_of_k_a"]) == (2, 2, None)
     assert [c["case_id"] for c in worst["per_case"]] == ["case-01", "case-02"]
-    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4"]) == 0
+    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--out",
+                 str(tmp_path / "cmp")]) == 0
     assert "A-NEG2" in capsys.readouterr().out
+    page = (tmp_path / "cmp" / "sme-compare.html").read_text()
+    assert "B better" in page and "<svg" in page and "Holm p" in page
+    assert json.loads((tmp_path / "cmp" / "sme-compare.json").read_text())["b"] == "copilot@1.4"
     assert main([*base, "--compare", "copilot@1.3", "nobody@0"]) != 0
     assert "no SME items of system 'nobody@0'" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from annotator.services.sme_adjudication import adjudicate, list_conflicts
 from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme_results import compare, results
 from annotator.services.sme_review import assign, queue, set_field, submit, task_of, view
+from annotator.sme.compare_report import write_comparison
 from annotator.sme.lint import lint
 from annotator.sme.report import write_reports
 from annotator.sme.verdict import FIELDS
@@ -197,6 +198,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     project = project_of(args)
     a, b = args.compare
     found = compare(project, actor_of(project, args), a, b, seed=args.seed)
+    if args.out:
+        for path in write_comparison(found, args.out):
+            print(f"wrote {path}")
     if args.json:
         print_json(found.as_json())
         return 0

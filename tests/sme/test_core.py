@@ -131,28 +131,28 @@ def _bca(samples: list[np.ndarray], weights: list[float], seed: int) -> tuple[fl
 def test_benchmark_result_wilson_pass_rate_bca_score_and_three_state_threshold() -> None:
     from statsmodels.stats.proportion import proportion_confint
 
-    # Scale 0..4, (x-min)/(max-min); 12 applicable items, 10 pass (score >= 3).
-    scores = [4, 3, 2, 4, 3, 4, 4, 3, 1, 4, 3, 4]
+    # Scale 0..4, (x-min)/(max-min); 36 applicable items, 30 pass (score >= 3).
+    scores = [4, 3, 2, 4, 3, 4, 4, 3, 1, 4, 3, 4] * 3
     outcomes = [ItemOutcome(f"i{i}", True, s >= 3, s) for i, s in enumerate(scores)]
     outcomes.append(ItemOutcome("x", False))
     result, normalised = benchmark_result(NEG2, outcomes, undecided=1, unsubmitted=2)
-    assert (result.items, result.applicable) == (13, 12)
+    assert (result.items, result.applicable) == (37, 36)
     assert (result.undecided, result.unsubmitted, result.unresolved) == (1, 2, 3)
-    assert result.score == pytest.approx(np.mean(scores) / 4) and result.score_n == 12
-    assert result.pass_rate == pytest.approx(10 / 12) and result.pass_rate_n == 12
-    assert result.pass_rate_ci == pytest.approx(proportion_confint(10, 12, method="wilson"),
+    assert result.score == pytest.approx(np.mean(scores) / 4) and result.score_n == 36
+    assert result.pass_rate == pytest.approx(30 / 36) and result.pass_rate_n == 36
+    assert result.pass_rate_ci == pytest.approx(proportion_confint(30, 36, method="wilson"),
                                                 abs=1e-12)
     expected = _bca([np.array(scores) / 4], [1.0], benchmark_seed("A-NEG2", 0))
     assert result.score_ci == pytest.approx(expected, abs=1e-12)
     assert list(normalised.values) == [s / 4 for s in scores]
-    # Threshold 0.75 (3 on 0..4): the mean 0.79 clears it, the interval does not.
+    # Threshold 0.75 (3 on 0..4): the mean 0.81 clears it, the interval does not.
     low, high = result.score_ci or (9.0, -9.0)
     assert result.threshold == 0.75 and low < 0.75 < high
     assert result.threshold_decision == "undetermined"
 
 
-@pytest.mark.parametrize(("scores", "decision"), [([4, 4, 4, 3] * 3, "met"),
-                                                  ([1, 2, 1, 0] * 3, "not met")])
+@pytest.mark.parametrize(("scores", "decision"), [([4, 4, 4, 3] * 8, "met"),
+                                                  ([1, 2, 1, 0] * 8, "not met")])
 def test_threshold_met_or_not_met_when_the_interval_clears_it(
     scores: list[int], decision: str
 ) -> None:
@@ -168,23 +168,23 @@ def test_few_items_have_no_interval_and_an_undetermined_threshold() -> None:
     assert result.score == 0.875 and result.score_ci is None and result.score_n == 4
     assert result.pass_rate == 1.0 and result.pass_rate_ci is None and result.pass_rate_n == 4
     assert result.threshold_decision == "undetermined"
-    # All pass on 12 items: Wilson is not [1, 1] (a percentile bootstrap's answer).
-    same = [ItemOutcome(f"i{i}", True, True, 3.0) for i in range(12)]
+    # All pass on 30 items: Wilson is not [1, 1] (a percentile bootstrap's answer).
+    same = [ItemOutcome(f"i{i}", True, True, 3.0) for i in range(30)]
     full, _ = benchmark_result(NEG2, same)
     low, high = full.pass_rate_ci or (1.0, 1.0)
-    assert low < 0.8 and high == 1.0
+    assert low < 0.9 and high == 1.0
     assert full.score_ci is None  # no spread at all: BCa is undefined, not zero-width
 
 
 def test_rubric_weighted_score_and_stratified_bca_interval() -> None:
     one, two = _bench("A-NEG1", 0.25), _bench("A-NEG2", 0.75)
-    s1 = [4, 4, 2, 4, 4] * 2  # normalised mean .9
-    s2 = [3, 2, 3, 3, 1, 4] * 2  # mean 4/6
+    s1 = [4, 4, 2, 4, 4] * 6  # normalised mean .9
+    s2 = [3, 2, 3, 3, 1, 4] * 5  # mean 4/6
     r1 = benchmark_result(one, [ItemOutcome(f"a{i}", True, True, s) for i, s in enumerate(s1)])
     r2 = benchmark_result(two, [ItemOutcome(f"b{i}", True, True, s) for i, s in enumerate(s2)])
     (rubric,) = rubric_results([r1, r2], [one, two])
     assert rubric.score == pytest.approx(0.25 * 0.9 + 0.75 * 4 / 6)  # 0.725
-    assert (rubric.weight_scored, rubric.weight_covered, rubric.score_n) == (1.0, 1.0, 22)
+    assert (rubric.weight_scored, rubric.weight_covered, rubric.score_n) == (1.0, 1.0, 60)
     expected = _bca([np.array(s1) / 4, np.array(s2) / 4], [0.25, 0.75],
                     benchmark_seed("A-NEG", 0))
     assert rubric.score_ci == pytest.approx(expected, abs=1e-12)

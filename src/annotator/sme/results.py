@@ -2,13 +2,13 @@
 
 Pass rates get Wilson's score interval, mean normalised scores a seeded BCa bootstrap
 (:mod:`annotator.agreement.intervals`), each with the n it rests on; below the stated
-minimum (10 items) there is no interval and the reports say "too few to estimate". A
-benchmark's threshold is met, not met or undetermined by its score interval
-(:mod:`annotator.agreement.decision`). A parent rubric's score is the weighted mean of its
-benchmarks that have a score, the weights renormalised over them (``weight_covered`` says
-how much of the rubric that is); its interval is a stratified BCa bootstrap (each
-benchmark's items resampled on their own) under a seed derived from the rubric code, so
-no figure depends on which other benchmarks are in the project.
+minimum (10 items for a pass rate, 30 for a mean score) there is no interval and the
+reports say "too few to estimate". A benchmark's threshold is met, not met or undetermined
+by its score interval (:mod:`annotator.agreement.decision`). A parent rubric's score is
+the weighted mean of its benchmarks that have a score, the weights renormalised over them
+(``weight_covered`` says how much of the rubric that is); its interval is a stratified BCa
+bootstrap (each benchmark's items resampled on their own) under a seed derived from the
+rubric code, so no figure depends on which other benchmarks are in the project.
 """
 
 from __future__ import annotations

@@ -85,15 +85,18 @@ def table_rows(results: sme_results.SmeResults) -> list[tuple[bool, list[str], b
     return out
 
 
-def _cell(value: float | None, ci: dict[str, Any], family: str, stat: str) -> str:
-    """A right-aligned figure with its 95% CI (when the core gives one) below it."""
+def _cell(
+    value: float | None, ci: dict[str, Any], family: str, stat: str, n: int | None = None
+) -> str:
+    """A right-aligned figure with its 95% CI (when the core gives one) and n below it."""
     interval = (ci.get(family) or {}).get(stat)
     below = (
         ""
         if value is None or interval is None
         else f"<br><small>[{interval[0]:.2f}, {interval[1]:.2f}]</small>"
     )
-    return f"<td align='right'>{_num(value)}{below}</td>"
+    count = "" if n is None else f"<br><small>n={n}</small>"
+    return f"<td align='right'>{_num(value)}{below}{count}</td>"
 
 
 def reliability_html(results: sme_results.SmeResults) -> str:
@@ -116,11 +119,12 @@ def reliability_html(results: sme_results.SmeResults) -> str:
         ci = r.ci or {}
         cells = (
             _cell(r.kappa.get("applicability"), ci, "applicability", "kappa"),
-            _cell(r.alpha.get("applicability"), ci, "applicability", "alpha"),
+            _cell(r.alpha.get("applicability"), ci, "applicability", "alpha",
+                  r.units.get("applicability")),
             _cell(r.kappa.get("outcome"), ci, "outcome", "kappa"),
-            _cell(r.alpha.get("outcome"), ci, "outcome", "alpha"),
-            _cell(r.icc, ci, "score", "icc").replace("</td>", f" (n={r.icc_units})</td>", 1),
-            _cell(r.alpha.get("score"), ci, "score", "alpha"),
+            _cell(r.alpha.get("outcome"), ci, "outcome", "alpha", r.units.get("outcome")),
+            _cell(r.icc, ci, "score", "icc", r.icc_units),
+            _cell(r.alpha.get("score"), ci, "score", "alpha", r.units.get("score")),
         )
         rows += (
             f"<tr><td>{html.escape(r.code)}</td>"

@@ -285,6 +285,12 @@ def test_a_senior_decides_a_conflict_and_reads_the_results(qtbot: Any, team: Any
     assert results.forest.renderer().isValid()
     assert results.forest.width() > 300
     assert "ICC" in results.reliability.toPlainText()
+    cells = [results.table.item(r, c).text() for r in range(results.table.rowCount())
+             for c in range(results.table.columnCount()) if results.table.item(r, c)]
+    # Benchmarks of a few items: the n is shown and no interval pretends to a precision.
+    assert any("too few to estimate" in text and "n=" in text for text in cells)
+    assert "threshold decision" in [results.table.horizontalHeaderItem(c).text()
+                                    for c in range(results.table.columnCount())]
 
     # Deciding the remaining conflicts makes the results out of date: shown again, they
     # are recomputed and no item is left unresolved.

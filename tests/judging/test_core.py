@@ -107,9 +107,78 @@ def test_table9_figures_match_hand_computation() -> None:
     assert t["trajectory"]["label_agreement"] == pytest.approx(2 / 3, abs=1e-4)
     assert t["trajectory"]["label_kappa"] == pytest.approx(0.5)
     assert pair["macro_binary"] == 0.75
-    lo, hi = t["localization"]["ci"]
-    assert lo == hi == 0.0  # every resample disagrees on localisation
+    # Two cases: too few to estimate an interval (never a zero-width one).
+    assert t["localization"]["ci"] is None and t["localization"]["n_cases"] == 2
+    assert pair["macro_ci"] is None and pair["macro_n"] == 2
     json.dumps(agreement(RATINGS), allow_nan=False)  # null, never NaN
+
+
+Sheets = dict[str, dict[tuple[str, str], dict[str, object]]]
+
+
+def _random_ratings(n_cases: int, seed: int = 3) -> Sheets:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+
+    def near(x: int) -> int:
+        return int(min(3, max(0, x + rng.choice([-2, -1, 0, 0, 0, 1]))))
+
+    ratings: Sheets = {"rule": {}, "human": {}}
+    for c in range(n_cases):
+        truth = [int(v) for v in rng.integers(0, 4, size=5)]
+        labels = [str(v) for v in rng.choice(["E", "A", "U"], size=2)]
+        traj = {"x": (truth[3], labels[0]), "y": (truth[4], labels[1])}
+        ratings["rule"][("m", f"c{c}")] = _sheet(*truth[:3], traj)
+        other = {k: (near(s), lab) for k, (s, lab) in traj.items()}
+        ratings["human"][("m", f"c{c}")] = _sheet(*(near(v) for v in truth[:3]), other)
+    return ratings
+
+
+def test_table9_intervals_are_wilson_and_case_bca_with_their_cases() -> None:
+    import numpy as np
+    from scipy.stats import bootstrap
+    from statsmodels.stats.proportion import proportion_confint
+
+    from annotator.judging.sheet import acceptable
+
+    ratings = _random_ratings(16)
+    pair = pair_figures(ratings, "rule", "human")
+    diagnosis = pair["targets"]["diagnosis"]
+    agree = round(diagnosis["binary"] * 16)
+    assert diagnosis["n_cases"] == 16
+    assert diagnosis["ci"] == pytest.approx(proportion_confint(agree, 16, method="wilson"),
+                                            abs=1e-4)
+    # The macro cell: scipy's BCa over cases of the mean of the four binary agreements.
+    rows = []
+    for case in sorted(f"c{c}" for c in range(16)):  # the app's case order
+        a, b = ratings["rule"][("m", case)], ratings["human"][("m", case)]
+        row = [float(acceptable(a[t]) == acceptable(b[t])) for t in
+               ("diagnosis", "localization", "differential_list")]
+        keys = [k for k in a if k.startswith("trajectory/") and k.endswith("/score")]
+        row += [sum(acceptable(a[k]) == acceptable(b[k]) for k in keys), len(keys)]
+        rows.append(row)
+    table = np.array(rows)
+
+    def macro(index: np.ndarray) -> float:
+        s = table[index.astype(int)].sum(axis=0)
+        n = len(index)
+        return float(np.mean([s[0] / n, s[1] / n, s[2] / n, s[3] / s[4]]))
+
+    expected = bootstrap((np.arange(16.0),), macro, n_resamples=1000, method="BCa",
+                         vectorized=False, random_state=np.random.default_rng(0))
+    ci = expected.confidence_interval
+    assert pair["macro_n"] == 16
+    assert pair["macro_binary"] == pytest.approx(macro(np.arange(16.0)), abs=1e-4)
+    assert pair["macro_ci"] == pytest.approx([ci.low, ci.high], abs=1e-4)
+    # A cell of four cases (a failed judge's): no interval, its n shown.
+    from annotator.judging.report import table9_cells
+
+    few = {r: {k: v for k, v in s.items() if k[1] in ("c0", "c1", "c2", "c3")}
+           for r, s in ratings.items()}
+    cells = table9_cells({"raters": ["rule", "human"], "pairs": [pair_figures(few, "rule",
+                                                                              "human")]})
+    assert cells[0][1].endswith("(n=4: too few to estimate)")
 
 
 def test_undefined_values_are_none() -> None:

@@ -115,3 +115,19 @@ def test_rate_brings_a_demo_case_to_review(
         assert workspace.case_row(project, raters[0], case_id).case_state == "in_review"
     finally:
         project.close()
+
+
+def test_rate_refuses_the_whole_command_when_one_value_is_bad(
+    duo: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The --set values of one command are one transaction: nothing half-applies."""
+    base = ["--project", duo.location, "--as", "a1", "rate", "case", "T2"]
+    before = annotating.view(duo, "a1", "T2")
+    assert main([*base, "--set", "difficulty=hard", "--set", "stage:Figure 1=0"]) == 2
+    assert "stage:Figure 1" in capsys.readouterr().err
+    after = annotating.view(duo, "a1", "T2")
+    assert (after.labels, after.version) == (before.labels, before.version)
+    # "unranked" is the word for an explicitly unranked exam (an empty value clears the stage).
+    assert main([*base, "--set", "stage:Figure 1=unranked"]) == 0
+    assert annotating.view(duo, "a1", "T2").labels["stage:Figure 1"] == {"value": None,
+                                                                        "how": "set"}

@@ -7,10 +7,11 @@ import pytest
 
 from annotator.agreement.bootstrap import bootstrap_draws
 from annotator.errors import ValidationError
+from annotator.sme.consistency import cronbach_alpha
 from annotator.sme.criteria import OTHER, exclusion_choices, flag_choices
 from annotator.sme.diff import field_diff
 from annotator.sme.formula import FormulaError, evaluate, normaliser
-from annotator.sme.reliability import automated_agreement, cronbach_alpha, reliability
+from annotator.sme.reliability import automated_agreement, reliability
 from annotator.sme.results import (
     ItemOutcome,
     benchmark_result,
@@ -115,60 +116,91 @@ def test_field_diff() -> None:
     ]  # fmt: skip
 
 
-def _oracle_ci(values: list[float], seed: int) -> tuple[float, float]:
-    """The percentile CI recomputed resample by resample (a second implementation)."""
-    draws = bootstrap_draws(len(values), 1000, seed)
-    means = [sum(values[i] for i in row) / len(row) for row in draws]
-    low, high = np.quantile(means, [0.025, 0.975])
-    return float(low), float(high)
+def _bca(samples: list[np.ndarray], weights: list[float], seed: int) -> tuple[float, float]:
+    """scipy's BCa of the weighted sum of means, called directly (the reference)."""
+    from scipy.stats import bootstrap
+
+    def statistic(*xs: np.ndarray, axis: int = -1) -> np.ndarray:
+        return sum(w * x.mean(axis=axis) for w, x in zip(weights, xs, strict=True))  # type: ignore[return-value]
+
+    ci = bootstrap(tuple(samples), statistic, n_resamples=1000, method="BCa",
+                   random_state=np.random.default_rng(seed)).confidence_interval
+    return float(ci.low), float(ci.high)
 
 
-def test_benchmark_result_hand_checked() -> None:
-    # Scale 0..4, (x-min)/(max-min): scores 4, 3, 2, 4, 3, 4 -> 1, .75, .5, 1, .75, 1.
-    scores = [4, 3, 2, 4, 3, 4]
+def test_benchmark_result_wilson_pass_rate_bca_score_and_three_state_threshold() -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    # Scale 0..4, (x-min)/(max-min); 36 applicable items, 30 pass (score >= 3).
+    scores = [4, 3, 2, 4, 3, 4, 4, 3, 1, 4, 3, 4] * 3
     outcomes = [ItemOutcome(f"i{i}", True, s >= 3, s) for i, s in enumerate(scores)]
     outcomes.append(ItemOutcome("x", False))
-    result, means = benchmark_result(NEG2, outcomes, unresolved=1)
-    assert (result.items, result.applicable, result.unresolved) == (7, 6, 1)
-    assert result.score == pytest.approx(5.0 / 6)  # (1+.75+.5+1+.75+1)/6
-    assert result.pass_rate == pytest.approx(5 / 6)
-    assert result.threshold == 0.75 and result.threshold_met is True
-    normalised = [s / 4 for s in scores]
-    assert result.score_ci == pytest.approx(_oracle_ci(normalised, benchmark_seed("A-NEG2", 0)))
-    low, high = result.score_ci or (0, 0)
-    assert 0.5 <= low < 5 / 6 < high <= 1.0
-    assert means is not None and len(means) == 1000
+    result, normalised = benchmark_result(NEG2, outcomes, undecided=1, unsubmitted=2)
+    assert (result.items, result.applicable) == (37, 36)
+    assert (result.undecided, result.unsubmitted, result.unresolved) == (1, 2, 3)
+    assert result.score == pytest.approx(np.mean(scores) / 4) and result.score_n == 36
+    assert result.pass_rate == pytest.approx(30 / 36) and result.pass_rate_n == 36
+    assert result.pass_rate_ci == pytest.approx(proportion_confint(30, 36, method="wilson"),
+                                                abs=1e-12)
+    expected = _bca([np.array(scores) / 4], [1.0], benchmark_seed("A-NEG2", 0))
+    assert result.score_ci == pytest.approx(expected, abs=1e-12)
+    assert list(normalised.values) == [s / 4 for s in scores]
+    # Threshold 0.75 (3 on 0..4): the mean 0.81 clears it, the interval does not.
+    low, high = result.score_ci or (9.0, -9.0)
+    assert result.threshold == 0.75 and low < 0.75 < high
+    assert result.threshold_decision == "undetermined"
 
 
-def test_constant_scores_have_a_point_ci_and_few_items_none() -> None:
-    same = [ItemOutcome(f"i{i}", True, True, 3.0) for i in range(3)]
-    result, _ = benchmark_result(NEG2, same)
-    assert result.score_ci == (0.75, 0.75) and result.pass_rate_ci == (1.0, 1.0)
-    few, _ = benchmark_result(NEG2, same[:2])
-    assert few.score == 0.75 and few.score_ci is None
+@pytest.mark.parametrize(("scores", "decision"), [([4, 4, 4, 3] * 8, "met"),
+                                                  ([1, 2, 1, 0] * 8, "not met")])
+def test_threshold_met_or_not_met_when_the_interval_clears_it(
+    scores: list[int], decision: str
+) -> None:
+    outcomes = [ItemOutcome(f"i{i}", True, s >= 3, s) for i, s in enumerate(scores)]
+    result, _ = benchmark_result(NEG2, outcomes)
+    assert result.threshold_decision == decision
 
 
-def test_rubric_weighted_score_and_ci_hand_checked() -> None:
+def test_few_items_have_no_interval_and_an_undetermined_threshold() -> None:
+    # Demo S-HND2's case: 0.8625 >= 0.85 on 4 items was "met"; it cannot be decided.
+    few = [ItemOutcome(f"i{i}", True, True, s) for i, s in enumerate([4, 3, 4, 3])]
+    result, _ = benchmark_result(NEG2, few)
+    assert result.score == 0.875 and result.score_ci is None and result.score_n == 4
+    assert result.pass_rate == 1.0 and result.pass_rate_ci is None and result.pass_rate_n == 4
+    assert result.threshold_decision == "undetermined"
+    # All pass on 30 items: Wilson is not [1, 1] (a percentile bootstrap's answer).
+    same = [ItemOutcome(f"i{i}", True, True, 3.0) for i in range(30)]
+    full, _ = benchmark_result(NEG2, same)
+    low, high = full.pass_rate_ci or (1.0, 1.0)
+    assert low < 0.9 and high == 1.0
+    assert full.score_ci is None  # no spread at all: BCa is undefined, not zero-width
+
+
+def test_rubric_weighted_score_and_stratified_bca_interval() -> None:
     one, two = _bench("A-NEG1", 0.25), _bench("A-NEG2", 0.75)
-    s1 = [4, 4, 2, 4, 4]  # normalised 1, 1, .5, 1, 1 -> mean .9
-    s2 = [3, 2, 3, 3, 1, 4]  # .75, .5, .75, .75, .25, 1 -> mean 4/6
+    s1 = [4, 4, 2, 4, 4] * 6  # normalised mean .9
+    s2 = [3, 2, 3, 3, 1, 4] * 5  # mean 4/6
     r1 = benchmark_result(one, [ItemOutcome(f"a{i}", True, True, s) for i, s in enumerate(s1)])
     r2 = benchmark_result(two, [ItemOutcome(f"b{i}", True, True, s) for i, s in enumerate(s2)])
     (rubric,) = rubric_results([r1, r2], [one, two])
     assert rubric.score == pytest.approx(0.25 * 0.9 + 0.75 * 4 / 6)  # 0.725
-    assert rubric.weight_scored == 1.0
-    m1 = bootstrap_draws(5, 1000, benchmark_seed("A-NEG1", 0))
-    m2 = bootstrap_draws(6, 1000, benchmark_seed("A-NEG2", 0))
-    n1, n2 = np.array(s1) / 4, np.array(s2) / 4
-    weighted = 0.25 * n1[m1].mean(axis=1) + 0.75 * n2[m2].mean(axis=1)
-    assert rubric.score_ci == pytest.approx(tuple(np.quantile(weighted, [0.025, 0.975])))
+    assert (rubric.weight_scored, rubric.weight_covered, rubric.score_n) == (1.0, 1.0, 60)
+    expected = _bca([np.array(s1) / 4, np.array(s2) / 4], [0.25, 0.75],
+                    benchmark_seed("A-NEG", 0))
+    assert rubric.score_ci == pytest.approx(expected, abs=1e-12)
 
 
-def test_rubric_without_every_benchmark_scored_has_no_score() -> None:
+def test_rubric_renormalises_over_the_benchmarks_with_a_score() -> None:
+    # A-NEG2 has no applicable item (its exclusion criteria excluded them all).
     one, two = _bench("A-NEG1", 0.25), _bench("A-NEG2", 0.75)
-    r1 = benchmark_result(one, [ItemOutcome("a", True, True, 4)])
-    (rubric,) = rubric_results([r1], [one, two])
-    assert rubric.score is None and rubric.weight_scored == 0.25
+    r1 = benchmark_result(one, [ItemOutcome("a", True, True, 4), ItemOutcome("b", True, True, 2)])
+    r2 = benchmark_result(two, [ItemOutcome("c", False)])
+    (rubric,) = rubric_results([r1, r2], [one, two])
+    assert rubric.score == pytest.approx(0.75)  # A-NEG1's mean alone, weight 0.25 / 0.25
+    assert rubric.scored == ["A-NEG1"] and rubric.weight_covered == pytest.approx(0.25)
+    assert rubric.score_ci is None  # 2 items: too few to estimate
+    (none,) = rubric_results([r2], [one, two])
+    assert none.score is None and none.weight_covered == 0.0
 
 
 def test_cronbach_alpha_hand_computed() -> None:
@@ -184,7 +216,6 @@ def test_reliability_flags_low_icc_and_automated_agreement() -> None:
     ]  # fmt: skip
     result = reliability(NEG2, rows)
     assert result.icc is not None and result.icc < 0.75
-    assert result.flags and result.flags[0].startswith("ICC(1,1)")
     assert result.units == {"applicability": 6, "outcome": 6, "score": 6}
     pairs = [
         ({"outcome": "pass", "score": 4.0}, {"outcome": "pass", "score": 4.0}),
@@ -219,15 +250,96 @@ def test_reliability_cis_need_twenty_units() -> None:
     assert few.ci["outcome"]["kappa"] is None and few.ci["score"]["icc"] is not None
 
 
-def test_cronbach_below_point_seven_is_flagged() -> None:
-    verdict = {"applicability": "applicable", "outcome": "pass", "score": 4.0}
-    rows = [{"a": verdict, "b": verdict}] * 3
-    # Cases x items [[1, 3], [2, 1], [3, 2]]: item variances 1 + 1, totals 4, 3, 5 with
-    # variance 1, so alpha = 2 (1 - 2/1) = -2.
-    cases = np.array([[1.0, 3.0], [2.0, 1.0], [3.0, 2.0]])
-    result = reliability(NEG2, rows, cases=cases)
-    assert result.cronbach == pytest.approx(-2.0)
-    assert any(f.startswith("Cronbach's alpha -2.00 < 0.7") for f in result.flags)
+def test_reliability_cis_are_bootstraps_of_their_own_coefficients() -> None:
+    """Score alpha at the interval level, outcome alpha nominal, kappa Fleiss: each CI is
+    the seeded unit bootstrap of the reference implementation of its point estimate."""
+    import krippendorff
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+    rng = np.random.default_rng(11)
+    rows = []
+    for _ in range(30):
+        score = float(rng.choice([0.0, 1.0, 2.0, 4.0]))
+        other = score if rng.random() < 0.6 else float(rng.choice([0.0, 1.0, 2.0, 4.0]))
+        rows.append(
+            {"a": {"applicability": "applicable", "outcome": "pass" if score > 1 else "flag",
+                   "score": score},
+             "b": {"applicability": "applicable", "outcome": "pass" if other > 1 else "flag",
+                   "score": other}}
+        )  # fmt: skip
+    result = reliability(NEG2, rows)
+    scores = np.array([[r["a"]["score"], r["b"]["score"]] for r in rows])
+    flags = (scores <= 1).astype(float)
+    draws = bootstrap_draws(len(rows), 1000, 0)
+
+    def reference(statistic, matrix):  # type: ignore[no-untyped-def]
+        values = np.array([statistic(matrix[d]) for d in draws])
+        return np.quantile(values[np.isfinite(values)], [0.025, 0.975])
+
+    def alpha(level):  # type: ignore[no-untyped-def]
+        return lambda m: krippendorff.alpha(reliability_data=m.T, level_of_measurement=level,
+                                            value_domain=None if level == "interval" else [0, 1])
+
+    def fleiss(m):  # type: ignore[no-untyped-def]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return sm_fleiss(aggregate_raters(m.astype(int), n_cat=2)[0])
+
+    assert result.alpha["score"] == pytest.approx(alpha("interval")(scores), abs=1e-12)
+    assert result.ci["score"]["alpha"] == pytest.approx(reference(alpha("interval"), scores),
+                                                        abs=1e-9)
+    assert result.ci["outcome"]["alpha"] == pytest.approx(reference(alpha("nominal"), flags),
+                                                          abs=1e-9)
+    assert result.ci["outcome"]["kappa"] == pytest.approx(reference(fleiss, flags), abs=1e-9)
+
+
+def test_rubric_cronbach_has_benchmarks_as_items_and_a_feldt_interval() -> None:
+    from scipy.stats import f
+
+    from annotator.sme.consistency import rubric_consistency
+
+    # Cases x benchmarks [[1, 3], [2, 1], [3, 2]] (normalised scores): item variances 1 + 1,
+    # totals 4, 3, 5 with variance 1, so alpha = 2 (1 - 2/1) = -2. Item names play no part.
+    three = rubric_consistency({"B-2": {"c1": 3.0, "c2": 1.0, "c3": 2.0},
+                                "B-1": {"c3": 3.0, "c1": 1.0, "c2": 2.0, "c9": 5.0}})
+    assert three.value == pytest.approx(-2.0) and (three.cases, three.items) == (3, 2)
+    assert three.flag is None  # 3 cases: under the minimum, no flag
+    # 12 cases, two benchmarks that pull apart: Feldt's interval is under 0.7, "below".
+    rng = np.random.default_rng(5)
+    first = rng.random(12)
+    second = 1 - first + 0.1 * rng.random(12)
+    low = rubric_consistency({"B-1": {str(i): v for i, v in enumerate(first)},
+                              "B-2": {str(i): v for i, v in enumerate(second)}})
+    value = cronbach_alpha(np.column_stack([first, second]))
+    assert value is not None and low.value == pytest.approx(value, abs=1e-12)
+    expected = (1 - (1 - value) * f.ppf(0.975, 11, 11), 1 - (1 - value) * f.ppf(0.025, 11, 11))
+    assert low.ci == pytest.approx(expected, abs=1e-12)
+    assert low.ci is not None and low.ci[1] < 0.7
+    assert low.flag is not None and low.flag.endswith("below 0.7")
+    assert "possibly" not in low.flag
+
+
+def _score_rows(pairs: list[tuple[float, float]]) -> list[dict[str, dict[str, object]]]:
+    return [{"a": {"applicability": "applicable", "outcome": "pass", "score": x},
+             "b": {"applicability": "applicable", "outcome": "pass", "score": y}}
+            for x, y in pairs]  # fmt: skip
+
+
+def test_icc_flags_follow_the_interval_and_need_ten_tasks() -> None:
+    noisy = [(4.0, 0.0), (0.0, 4.0), (2.0, 2.0), (4.0, 1.0), (1.0, 3.0), (3.0, 0.0)]
+    few = reliability(NEG2, _score_rows(noisy))  # type: ignore[arg-type]
+    assert few.icc is not None and few.icc < 0.75 and few.icc_units == 6
+    assert few.flags == []  # 6 tasks: an ICC from so few flags by chance
+    many = reliability(NEG2, _score_rows(noisy * 2))  # type: ignore[arg-type]
+    high = (many.ci["score"]["icc"] or (9.0, 9.0))[1]
+    assert high < 0.75 and many.flags and many.flags[0].startswith("ICC(1,1)")
+    assert many.flags[0].endswith("below 0.75") and "possibly" not in many.flags[0]
+    # Straddling: a middling agreement over 12 tasks is "possibly below".
+    middling = [(0.0, 1.0), (1.0, 0.0), (2.0, 3.0), (3.0, 2.0), (4.0, 4.0), (1.0, 3.0)] * 2
+    maybe = reliability(NEG2, _score_rows(middling))  # type: ignore[arg-type]
+    low, high = maybe.ci["score"]["icc"] or (9.0, 9.0)
+    assert low < 0.75 <= high
+    assert maybe.flags and maybe.flags[0].endswith("possibly below 0.75")
 
 
 def test_the_fields_that_apply_follow_the_answers() -> None:

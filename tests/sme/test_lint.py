@@ -118,6 +118,19 @@ def test_formula_that_is_not_a_function_of_x_warns(tmp_path: Path, formula: str)
     assert "W-FORMULA" in _codes(paths)
 
 
+@pytest.mark.parametrize(("formula", "warns"), [("x / 5", True), ("(x - 1) / 4", False),
+                                               ("x / max", True), ("(x-min)/(max-min)", False)])
+def test_formula_that_does_not_map_the_scale_to_0_1_warns(
+    tmp_path: Path, formula: str, warns: bool
+) -> None:
+    scale = {"min_value": 1, "max_value": 5, "normalization_formula": formula}
+    paths = [
+        write(tmp_path, "a.yaml", ANEG1),
+        write(tmp_path, "b.yaml", benchmark(scoring_scale=scale, threshold=4)),
+    ]
+    assert ("W-NORMALISE" in _codes(paths)) is warns
+
+
 def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
     path = write(tmp_path, "bad.yaml", "code: A-X1\nlabel: [unclosed\nweight: 1\n")
     (problem,) = lint([path]).problems

@@ -218,12 +218,16 @@ def test_conflict_routing_and_adjudication(sme: Any) -> None:
         rating.SME.adjudicate(sme, a, task, "outcome", "flag", "mine is right")
     with pytest.raises(ValidationError, match="not in conflict"):
         rating.SME.adjudicate(sme, "adj", task, "applicability", "excluded", "why not")
+    # The undecided conflict and the items nobody has submitted yet are counted apart.
+    pending = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
+    assert (pending.items, pending.undecided) == (0, 1) and pending.unsubmitted > 0
     rating.SME.adjudicate(sme, "adj", task, "outcome", "flag", "the finding is dropped")
     assert [c.key for c in sme_adjudication.list_conflicts(sme, "adj", open_only=True)] == ["score"]
     rating.SME.adjudicate(sme, "adj", task, "score", 1, "dropped finding: level 1")
     assert sme_adjudication.list_conflicts(sme, "adj", open_only=True) == []
     neg2 = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
     assert (neg2.items, neg2.applicable, neg2.pass_rate, neg2.score) == (1, 1, 0.0, 0.25)
+    assert (neg2.undecided, neg2.unsubmitted) == (0, pending.unsubmitted)
 
 
 def test_changed_benchmark_marks_verdicts_for_recheck(sme: Any, tmp_path: Path) -> None:
@@ -346,3 +350,48 @@ def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_pa
         rating.SME.submit(sme, a, task)
     assert rating.SME.set_field(sme, a, task, "score", 3) == 4.0
     rating.SME.submit(sme, a, task)
+
+
+def test_compare_two_systems_through_the_command_line(
+    team: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import_benchmarks(team, "cu", valid_set(tmp_path))
+    items = [_item(n, item_id=f"{system}-{n:02d}", system=system, case_id=f"case-{n:02d}",
+                   **({"run": 1} if system == "copilot@1.4" else {}))
+             for system in ("copilot@1.3", "copilot@1.4") for n in range(12)]
+    # copilot@1.4 ran cases 1 and 2 twice: the second runs score as the first ones did.
+    items += [_item(n, item_id=f"copilot@1.4-{n:02d}-r2", system="copilot@1.4",
+                    case_id=f"case-{n:02d}", run=2) for n in (1, 2)]
+    import_items(team, "cu", [_jsonl(tmp_path, "items.jsonl", items)])
+    sme_review.assign(team, "cu", per_item=1)
+    for item in items:
+        task = _task(team, item["item_id"])
+        (who,) = _reviewers(team, task)
+        n = int(item["item_id"].split("-")[1])
+        # B scores one level higher on two cases in three, the same on the third.
+        score = n % 4 if item["system"] == "copilot@1.3" or n % 3 == 0 else n % 4 + 1
+        flag = {} if score >= 3 else {
+            "flag_condition": sme_review.view(team, who, task).benchmark.flag_choices[0],
+            "rationale": "finding dropped"}
+        _give(team, who, task, applicability="applicable",
+              outcome="pass" if score >= 3 else "flag", score=score, **flag)
+    base = ["--project", team.location, "--as", "adj", "sme-results"]
+    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (neg2,) = report["benchmarks"]
+    assert (neg2["code"], neg2["method"], neg2["pairs"]) == ("A-NEG2", "paired bootstrap", 12)
+    assert neg2["difference"] == pytest.approx(8 / 12 * 0.25)
+    low, high = neg2["ci"]
+    assert 0 < low < neg2["difference"] < high and neg2["conclusion"] == "B better"
+    assert neg2["p_holm"] == neg2["p"] < 0.05  # one benchmark tested
+    worst = neg2["worst_of_k_b"]
+    assert (worst["k"], worst["cases"], neg2["worst_of_k_a"]) == (2, 2, None)
+    assert [c["case_id"] for c in worst["per_case"]] == ["case-01", "case-02"]
+    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--out",
+                 str(tmp_path / "cmp")]) == 0
+    assert "A-NEG2" in capsys.readouterr().out
+    page = (tmp_path / "cmp" / "sme-compare.html").read_text()
+    assert "B better" in page and "<svg" in page and "Holm p" in page
+    assert json.loads((tmp_path / "cmp" / "sme-compare.json").read_text())["b"] == "copilot@1.4"
+    assert main([*base, "--compare", "copilot@1.3", "nobody@0"]) != 0
+    assert "no SME items of system 'nobody@0'" in capsys.readouterr().err

@@ -41,6 +41,11 @@ resamples where the statistic is undefined are dropped, and ``bootstrap_interval
 ``case_bootstrap_interval`` return a ``BootstrapCI`` that counts them and flags coverage
 below nominal under 30 cases.
 
+Measures (:mod:`.measure`): ``Measure(coefficient, reads, n_categories, level, weights,
+positions, min_shared)`` fully specifies one coefficient; ``estimate(Ratings(codes,
+case_ids, values))`` and ``interval(...)`` both come from it, so a CI always belongs to
+its point estimate (``KappaChoice.measure`` gives the chosen kappa's).
+
 Ratings tables (:mod:`.ratings_table`): ``stats_report(csv_path, level, order=None)`` is
 the dict behind ``annotator stats RATINGS.csv --level ... [--order a,b,c] --json``;
 ``RatingsTableError(path, reason)`` reports a bad table.
@@ -76,6 +81,7 @@ from annotator.agreement.kappa import (
     pairwise_cohen_kappas,
 )
 from annotator.agreement.kappa_choice import KappaChoice
+from annotator.agreement.measure import Measure, Ratings
 from annotator.agreement.order import (
     RelationCounts,
     case_disagreement,
@@ -99,7 +105,9 @@ __all__ = [
     "Decomposition",
     "IccResult",
     "Level",
+    "Measure",
     "PairKappa",
+    "Ratings",
     "RatingsTableError",
     "RelationCounts",
     "bootstrap_ci",

@@ -14,24 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import (
-    NOMINAL_CASES,
-    Coefficient,
-    case_bootstrap_interval,
-    per_case_sums,
-)
-from annotator.agreement.coefficients import (
-    fleiss_kappa,
-    gwet_ac1,
-    gwet_ac2,
-    krippendorff_alpha,
-    pabak,
-    percent_agreement,
-    unanimity,
-)
+from annotator.agreement.bootstrap import NOMINAL_CASES, per_case_sums
+from annotator.agreement.coefficients import percent_agreement
 from annotator.agreement.families import FamilyRatings
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import confusion_matrix, pairwise_cohen_kappas
+from annotator.agreement.measure import Measure, Ratings
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import decompose
@@ -50,46 +38,46 @@ COEFFICIENTS: tuple[str, ...] = (
 )
 
 
-def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[str, Any]]:
+def _measures(r: FamilyRatings, options: ReportOptions) -> dict[str, Measure | None]:
+    """Every coefficient of the family, point estimate and CI defined once (None: n/a)."""
     f, k = r.family, len(r.family.labels)
-    m, case_ids = r.symmetric()
     # Mirrored units appear twice in m: the shared-unit minimum of a pair doubles with them.
     choice = replace(f.kappa(options), min_shared=options.min_shared * r.orientations)
     pairs = replace(choice, pooling="pairs")
-    quadratic = replace(pairs, weights="quadratic")
     ordinal = f.level == "ordinal"
-    ac2_weights = choice.weights or "quadratic"
-    values: dict[str, float | None] = {
-        "percent_agreement": percent_agreement(m),
-        "unanimity": unanimity(m),
-        "krippendorff_alpha": krippendorff_alpha(m, f.level, value_domain=range(k)),
-        "fleiss_kappa": fleiss_kappa(m, k),
-        "mean_pairwise_cohen_kappa": pairs.compute(m, k),
-        "quadratic_weighted_kappa": quadratic.compute(m, k) if ordinal else None,
-        "gwet_ac1": gwet_ac1(m, k),
-        "gwet_ac2": gwet_ac2(m, k, ac2_weights) if ordinal else None,
-        "pabak": pabak(m, k),
-        "kappa": choice.compute(m, k),
+    return {
+        "percent_agreement": Measure("percent_agreement"),
+        "unanimity": Measure("unanimity"),
+        "krippendorff_alpha": Measure("krippendorff_alpha", n_categories=k, level=f.level),
+        "fleiss_kappa": Measure("fleiss_kappa", n_categories=k),
+        "mean_pairwise_cohen_kappa": pairs.measure(k),
+        "quadratic_weighted_kappa": replace(pairs, weights="quadratic").measure(k)
+        if ordinal else None,
+        "gwet_ac1": Measure("gwet_ac1", n_categories=k),
+        "gwet_ac2": Measure("gwet_ac2", n_categories=k, weights=choice.weights or "quadratic")
+        if ordinal else None,
+        "pabak": Measure("pabak", n_categories=k),
+        "kappa": choice.measure(k),
     }
+
+
+def _coefficients(r: FamilyRatings, options: ReportOptions) -> dict[str, dict[str, Any]]:
+    m, case_ids = r.symmetric()
+    ratings = Ratings(m, case_ids)
+    measures = _measures(r, options)
     n, seed, least = options.n_resamples, options.seed, options.min_cases
     out: dict[str, dict[str, Any]] = {}
     for name in COEFFICIENTS:
-        value, ci = values[name], None
-        if value is None:
+        measure = measures[name]
+        value = None if measure is None else measure.estimate(ratings)
+        ci = None
+        if measure is None or value is None:
             pass
-        elif name == "kappa" and choice == pairs:
+        elif name == "kappa" and measure == measures["mean_pairwise_cohen_kappa"]:
             out[name] = dict(out["mean_pairwise_cohen_kappa"])  # the same definition
             continue
-        elif name in ("mean_pairwise_cohen_kappa", "quadratic_weighted_kappa", "kappa"):
-            chosen = {"mean_pairwise_cohen_kappa": pairs, "quadratic_weighted_kappa": quadratic,
-                      "kappa": choice}[name]
-            ci = chosen.bootstrap(m, case_ids, k, n, seed, least)
         else:
-            coefficient: Coefficient = name  # type: ignore[assignment]
-            ci = case_bootstrap_interval(
-                m, case_ids, coefficient, n_categories=k, level=f.level,
-                weights=ac2_weights if name == "gwet_ac2" else None,
-                n_resamples=n, seed=seed, min_cases=least)
+            ci = measure.interval(ratings, n, seed, least)
         out[name] = {"value": value, "ci95": None if ci is None else list(ci.interval),
                      "dropped_resamples": 0 if ci is None else ci.dropped}
     return out

@@ -11,27 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 from typing import Literal
 
-import numpy as np
-
 from annotator.agreement._matrix import FloatArray
-from annotator.agreement.bootstrap import (
-    MIN_CASES,
-    BootstrapCI,
-    bootstrap_interval,
-    case_bootstrap_interval,
-    per_case_sums,
-)
-from annotator.agreement.coefficients import fleiss_kappa
-from annotator.agreement.kappa import (
-    Weights,
-    mean_kappa_batch,
-    mean_kappa_from_confusions,
-    mean_pairwise_cohen_kappa,
-    pair_confusions,
-)
+from annotator.agreement.bootstrap import MIN_CASES, BootstrapCI
+from annotator.agreement.kappa import Weights
+from annotator.agreement.measure import Measure, Ratings
 
 Pooling = Literal["pairs", "fleiss"]
 WEIGHT_WORDS: dict[str, Weights] = {"unweighted": None, "linear": "linear",
@@ -78,36 +63,27 @@ class KappaChoice:
             return f"{weighted} Fleiss' kappa (Gwet's generalisation, all raters pooled)"
         return f"{weighted} Cohen's kappa, mean over annotator pairs"
 
+    def measure(self, n_categories: int, values: Sequence[float] | None = None) -> Measure:
+        """The chosen kappa as a :class:`Measure` (``values``: category positions for the
+        weighted Cohen's kappa; Fleiss' kappa weights the codes)."""
+        if self.pooling == "fleiss":
+            return Measure("fleiss_kappa", n_categories=n_categories, weights=self.weights)
+        return Measure("mean_pairwise_cohen_kappa", n_categories=n_categories,
+                       weights=self.weights,
+                       positions=None if values is None else tuple(values),
+                       min_shared=self.min_shared)
+
     def compute(
         self, codes: FloatArray, n_categories: int, values: Sequence[float] | None = None
     ) -> float | None:
         """The chosen kappa of a units x raters code matrix over ``n_categories`` labels."""
-        if self.pooling == "fleiss":
-            return fleiss_kappa(codes, n_categories, self.weights)
-        return mean_pairwise_cohen_kappa(codes, n_categories, self.weights, values,
-                                         min_shared=self.min_shared)
+        return self.measure(n_categories, values).estimate(Ratings(codes, ()))
 
     def bootstrap(
         self, codes: FloatArray, case_ids: Sequence[Hashable], n_categories: int,
         n_resamples: int = 1000, seed: int = 0, min_cases: int = MIN_CASES,
         values: Sequence[float] | None = None,
     ) -> BootstrapCI | None:
-        """Bootstrap CI over cases of :meth:`compute` (pairs: those sharing enough units;
-        ``values``: category positions for weighted Cohen's kappa, as in :meth:`compute`)."""
-        if self.pooling == "fleiss":
-            return case_bootstrap_interval(codes, case_ids, "fleiss_kappa",
-                                           n_categories=n_categories, weights=self.weights,
-                                           n_resamples=n_resamples, seed=seed,
-                                           min_cases=min_cases)
-        per_pair = []
-        for i, j in combinations(range(codes.shape[1]), 2):
-            tables = pair_confusions(codes[:, [i, j]], n_categories)[:, 0]
-            if tables.sum() >= max(self.min_shared, 1):
-                per_pair.append(per_case_sums(tables, case_ids)[1])
-        if not per_pair:
-            return None
-        stacked = np.stack(per_pair, axis=1)  # cases x pairs x k x k
-        weights = self.weights
-        return bootstrap_interval(
-            stacked, lambda s: mean_kappa_from_confusions(s, weights, values), n_resamples,
-            seed, min_cases=min_cases, batch=lambda b: mean_kappa_batch(b, weights, values))
+        """Bootstrap CI over cases of :meth:`compute` (pairs: those sharing enough units)."""
+        return self.measure(n_categories, values).interval(
+            Ratings(codes, case_ids), n_resamples, seed, min_cases)

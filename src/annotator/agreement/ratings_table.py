@@ -20,24 +20,12 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement._matrix import FloatArray
-from annotator.agreement.bootstrap import (
-    MIN_CASES,
-    NOMINAL_CASES,
-    Coefficient,
-    case_bootstrap_interval,
-)
-from annotator.agreement.coefficients import (
-    fleiss_kappa,
-    gwet_ac1,
-    gwet_ac2,
-    krippendorff_alpha,
-    pabak,
-    percent_agreement,
-    unanimity,
-)
+from annotator.agreement.bootstrap import MIN_CASES, NOMINAL_CASES
+from annotator.agreement.coefficients import unanimity
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import Weights, mean_pairwise_cohen_kappa
 from annotator.agreement.kappa_choice import KappaChoice
+from annotator.agreement.measure import Measure, Ratings
 from annotator.agreement.sufficient import LEVELS, Level
 from annotator.errors import AnnotatorError
 
@@ -172,66 +160,76 @@ def _codes(table: RatingsTable) -> FloatArray:
     return codes
 
 
+def _measures(table: RatingsTable, choice: KappaChoice) -> dict[str, Measure]:
+    """Every coefficient ``stats`` prints, with its CI, defined once (see :mod:`.measure`)."""
+    k = len(table.labels)
+    categorical = table.level in ("nominal", "ordinal")
+    positions = None if categorical else table.category_values
+    measures = {
+        "percent_agreement": Measure("percent_agreement"),
+        # Interval and ratio alphas read the values themselves: their distances are the point.
+        "krippendorff_alpha": Measure("krippendorff_alpha", "codes" if categorical else "values",
+                                      n_categories=k if categorical else None,
+                                      level=table.level),
+        "fleiss_kappa": Measure("fleiss_kappa", n_categories=k),
+        "gwet_ac1": Measure("gwet_ac1", n_categories=k),
+        "pabak": Measure("pabak", n_categories=k),
+        "kappa": choice.measure(k, positions),
+    }
+    if table.level != "nominal":
+        measures["quadratic_weighted_kappa"] = KappaChoice("quadratic", "pairs").measure(
+            k, positions)
+        measures["gwet_ac2"] = Measure("gwet_ac2", n_categories=k,
+                                       weights=choice.weights or "quadratic")
+    return measures
+
+
+def _ratings(table: RatingsTable) -> Ratings:
+    """Codes and values of the table, each unit its own case."""
+    values = None if table.level in ("nominal", "ordinal") else table.values
+    return Ratings(_codes(table), list(range(len(table.unit_ids))), values)
+
+
 def _kappa_figures(
-    table: RatingsTable, codes: FloatArray, choice: KappaChoice, notes: list[str]
+    table: RatingsTable, measures: dict[str, Measure], choice: KappaChoice, notes: list[str]
 ) -> dict[str, Any]:
     """The headline kappa (as chosen), quadratic-weighted kappa and Gwet's AC2."""
     k = len(table.labels)
-    positions = None if table.level in ("nominal", "ordinal") else table.category_values
-    quadratic = mean_pairwise_cohen_kappa(codes, k, "quadratic", positions) if k else None
+    ratings = _ratings(table)
     ordered = table.level != "nominal"
-    ac2 = gwet_ac2(codes, k, choice.weights or "quadratic") if k and ordered else None
+
+    def value(name: str) -> float | None:
+        return measures[name].estimate(ratings) if k and name in measures else None
+
     if not ordered:
         notes.append("quadratic_weighted_kappa and gwet_ac2 are null: nominal labels have no "
                      "distances")
-        quadratic = None
-    elif positions is not None:
+    elif table.level not in ("nominal", "ordinal"):
         notes.append("gwet_ac2 weights the distances between category positions (ranks of the "
                      "distinct values), not the values")
     return {
-        "kappa": {"value": choice.compute(codes, k, positions) if k else None,
+        "kappa": {"value": value("kappa"),
                   "definition": choice.definition(), "weights": choice.weights_word,
                   "pooling": choice.pooling},
-        "quadratic_weighted_kappa": quadratic,
-        "gwet_ac2": ac2,
+        "quadratic_weighted_kappa": value("quadratic_weighted_kappa"),
+        "gwet_ac2": value("gwet_ac2"),
         "gwet_ac2_weights": (choice.weights or "quadratic") if ordered else None,
     }
 
 
 def _stats_cis(
-    codes: FloatArray, table: RatingsTable, choice: KappaChoice
+    table: RatingsTable, measures: dict[str, Measure]
 ) -> tuple[dict[str, list[float] | None], dict[str, Any]]:
-    """Bootstrap CIs over units (each unit its own case) for the categorical coefficients."""
+    """Bootstrap CIs over units (each unit its own case), each of its own point estimate."""
     k = len(table.labels)
-    ids = list(range(codes.shape[0]))
-    level: Level = table.level
-    specs: dict[str, tuple[Coefficient, dict[str, Any]]] = {
-        "percent_agreement": ("percent_agreement", {}),
-        "krippendorff_alpha": ("krippendorff_alpha", {"level": "nominal"}),
-        "fleiss_kappa": ("fleiss_kappa", {"n_categories": k}),
-        "gwet_ac1": ("gwet_ac1", {"n_categories": k}),
-        "pabak": ("pabak", {"n_categories": k}),
-    }
-    if level in ("nominal", "ordinal"):
-        specs["krippendorff_alpha"] = ("krippendorff_alpha", {"level": level})
-    if level != "nominal":
-        specs["gwet_ac2"] = ("gwet_ac2", {"n_categories": k,
-                                          "weights": choice.weights or "quadratic"})
+    ratings = _ratings(table)
     cis: dict[str, list[float] | None] = {}
     dropped: dict[str, int] = {}
-    for name, (coefficient, options) in specs.items():
-        ci = case_bootstrap_interval(codes, ids, coefficient, **options) if k else None
+    for name, measure in measures.items():
+        ci = measure.interval(ratings) if k else None
         cis[name] = None if ci is None else list(ci.interval)
         dropped[name] = 0 if ci is None else ci.dropped
-    kappas = {"kappa": choice}
-    if level != "nominal":
-        kappas["quadratic_weighted_kappa"] = KappaChoice("quadratic", "pairs")
-    for name, kind in kappas.items():
-        positions = None if level in ("nominal", "ordinal") else table.category_values
-        kappa_ci = kind.bootstrap(codes, ids, k, values=positions) if k else None
-        cis[name] = None if kappa_ci is None else list(kappa_ci.interval)
-        dropped[name] = 0 if kappa_ci is None else kappa_ci.dropped
-    units = int(((~np.isnan(codes)).sum(axis=1) >= 2).sum())
+    units = int(((~np.isnan(ratings.codes)).sum(axis=1) >= 2).sum())
     info = {"method": "percentile bootstrap over units", "n_resamples": 1000, "seed": 0,
             "min_units": MIN_CASES, "dropped_resamples": dropped,
             "coverage_below_nominal": units < NOMINAL_CASES}
@@ -265,11 +263,9 @@ def stats_report(
     if len(set(per_unit[per_unit > 0].tolist())) > 1:
         notes.append("fleiss_kappa is Gwet's generalisation: the number of raters per unit "
                      "varies")
-    alpha = krippendorff_alpha(
-        codes if categorical else table.values,
-        table.level,
-        value_domain=list(range(k)) if categorical else None,
-    )
+    measures = _measures(table, choice)
+    ratings = _ratings(table)
+    alpha = measures["krippendorff_alpha"].estimate(ratings)
     if alpha is None:
         notes.append(
             "krippendorff_alpha is null: fewer than two distinct values among units "
@@ -295,21 +291,21 @@ def stats_report(
         "ratings": int(per_unit.sum()),
         "pairable_units": int((per_unit >= 2).sum()),
         "rater_pairs": int((per_unit * (per_unit - 1) // 2).sum()),
-        "percent_agreement": percent_agreement(codes),
+        "percent_agreement": measures["percent_agreement"].estimate(ratings),
         "unanimity": unanimity(codes),
         "krippendorff_alpha": alpha,
-        "fleiss_kappa": fleiss_kappa(codes, k) if k else None,
+        "fleiss_kappa": measures["fleiss_kappa"].estimate(ratings) if k else None,
         "mean_pairwise_cohen_kappa": mean_pairwise_cohen_kappa(
             codes, k, weights, values=None if categorical else table.category_values
         )
         if k
         else None,
         "cohen_kappa_weights": "none" if weights is None else weights,
-        "gwet_ac1": gwet_ac1(codes, k) if k else None,
-        "pabak": pabak(codes, k) if k else None,
-        **_kappa_figures(table, codes, choice, notes),
+        "gwet_ac1": measures["gwet_ac1"].estimate(ratings) if k else None,
+        "pabak": measures["pabak"].estimate(ratings) if k else None,
+        **_kappa_figures(table, measures, choice, notes),
     }
-    report["ci95"], report["bootstrap"] = _stats_cis(codes, table, choice)
+    report["ci95"], report["bootstrap"] = _stats_cis(table, measures)
     if report["bootstrap"]["coverage_below_nominal"]:
         notes.append(f"fewer than {NOMINAL_CASES} pairable units: bootstrap coverage is below "
                      "nominal (about 90% at 25 units)")

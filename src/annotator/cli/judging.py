@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
-from annotator.judging.report import issue_json, table9_matrix, write_reports
+from annotator.judging.report import INTERVAL_NOTE, issue_json, table9_cells, write_reports
 from annotator.services import rating
 from annotator.services.judge_agreement import judge_agreement
 from annotator.services.judge_csv import import_scores_csv
@@ -118,9 +118,10 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     elif not args.out:
         raters = report["raters"]
         print("macro binary agreement (Table 9 layout)")
-        print("".ljust(16) + "".join(r[:15].ljust(16) for r in raters[1:]))
-        for i, row in enumerate(table9_matrix(report)[:-1]):
-            cells = ["" if j <= i or v is None else f"{v:.3f}" for j, v in enumerate(row)][1:]
-            print(raters[i][:15].ljust(16) + "".join(c.ljust(16) for c in cells))
+        print("".ljust(16) + "".join(r[:33].ljust(34) for r in raters[1:]))
+        for i, row in enumerate(table9_cells(report)[:-1]):
+            cells = ["" if j <= i else v for j, v in enumerate(row)][1:]
+            print(raters[i][:15].ljust(16) + "".join(c.ljust(34) for c in cells))
+        print(f"95% intervals: {INTERVAL_NOTE}")
         print(json.dumps({"big_differences": len(report["big_differences"])}))
     return 0

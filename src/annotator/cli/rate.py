@@ -11,7 +11,7 @@ from typing import Any
 from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import ValidationError
 from annotator.services.judge_review import item_of
-from annotator.services.rating import KINDS
+from annotator.services.rating import KINDS, FieldEdit
 from annotator.services.sme_review import task_of
 from annotator.store.project import Project
 
@@ -81,8 +81,9 @@ def cmd_rate(args: argparse.Namespace) -> int:
         if not sep:
             raise ValidationError(f"--set {assignment!r}: write KEY=VALUE")
         edits.append((key.strip(), parse_value(text)))
-    for key, value in edits:
-        kind.set_field(project, actor, ref, key, value)
+    if edits:  # one transaction: a refused value leaves every field as it was
+        kind.set_fields(project, actor, ref,
+                        [FieldEdit(key, kind.entered(key, value)) for key, value in edits])
     if args.submit:
         moved = kind.submit(project, actor, ref)
         print(f"submitted {name}" + (f" (the case is {moved})" if isinstance(moved, str) else ""))

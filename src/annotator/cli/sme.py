@@ -10,13 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from annotator.agreement.intervals import Interval, interval_text
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.errors import ValidationError
 from annotator.services import rating
 from annotator.services.sme_adjudication import list_conflicts
 from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
-from annotator.services.sme_results import results
+from annotator.services.sme_results import compare, results
 from annotator.services.sme_review import assign, queue, task_of
+from annotator.sme.compare_report import write_comparison
 from annotator.sme.lint import lint
 from annotator.sme.report import write_reports
 
@@ -55,6 +57,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", type=Path, metavar="DIR", help="write JSON, CSV, HTML and SVG here")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="system B against system A (e.g. copilot@1.3 copilot@1.4)")
     p.set_defaults(func=cmd_results)
 
 
@@ -145,7 +149,55 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ci(bounds: tuple[float, float] | None, n: int) -> Interval | None:
+    return None if bounds is None else Interval(bounds[0], bounds[1], n)
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:+.{digits}f}"
+
+
+def _pair(bounds: tuple[float, float] | None) -> str:
+    return "" if bounds is None else f"[{bounds[0]:+.3f}, {bounds[1]:+.3f}]"
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    a, b = args.compare
+    found = compare(project, actor_of(project, args), a, b, seed=args.seed)
+    if args.out:
+        for path in write_comparison(found, args.out):
+            print(f"wrote {path}")
+    if args.json:
+        print_json(found.as_json())
+        return 0
+    print(f"{b} - {a}: mean normalised score and pass rate, 95% intervals")
+    for c in found.benchmarks:
+        p = "–" if c.p_holm is None else f"p {c.p:.3g} (Holm {c.p_holm:.3g}, Bonferroni " \
+            f"{c.p_bonferroni:.3g})"
+        d = "" if c.cohen_d is None else f"\td {c.cohen_d:+.2f}"
+        print(f"{c.code}\tn {c.n_a}/{c.n_b}\t{c.method} ({c.pairs} shared cases)\tscore "
+              f"{_num(c.difference)} {_pair(c.ci)}\tpass rate "
+              f"{_num(c.pass_rate_difference)} {_pair(c.pass_rate_ci)}\t{p}{d}\t"
+              f"{c.conclusion}")
+        for name, runs in ((a, c.worst_of_k_a), (b, c.worst_of_k_b)):
+            if runs is not None:
+                print(f"  {name} worst-of-{runs.k} over {runs.cases} cases: mean "
+                      f"{runs.mean:.3f}, worst {runs.worst:.3f}")
+        if c.drift is not None:
+            alert = "DRIFT ALERT" if c.drift.alert else "no drift alert"
+            print(f"  drift: KS p {c.drift.ks_p:.3g}, Mann-Whitney p "
+                  f"{c.drift.mann_whitney_p:.3g}, change {c.drift.change:+.3f}: {alert}")
+    for r in found.rubrics:
+        print(f"{r.code} (rubric)\tscore {_num(r.difference)} {_pair(r.ci)} over "
+              f"{', '.join(r.benchmarks)}")
+    print(json.dumps(found.basis))
+    return 0
+
+
 def cmd_results(args: argparse.Namespace) -> int:
+    if args.compare:
+        return cmd_compare(args)
     project = project_of(args)
     found = results(project, actor_of(project, args), seed=args.seed)
     if args.out:
@@ -155,14 +207,17 @@ def cmd_results(args: argparse.Namespace) -> int:
         print_json(found.as_json())
     elif not args.out:
         for b in found.benchmarks:
-            ci = f"[{b.score_ci[0]:.3f}, {b.score_ci[1]:.3f}]" if b.score_ci else "[no CI]"
-            score = "–" if b.score is None else f"{b.score:.3f}"
-            met = {True: "met", False: "NOT met", None: "–"}[b.threshold_met]
-            print(f"{b.code}\tapplicable {b.applicable}\tscore {score} {ci}\tthreshold {met}")
+            score = interval_text(b.score, _ci(b.score_ci, b.score_n), b.score_n, 3)
+            rate = interval_text(b.pass_rate, _ci(b.pass_rate_ci, b.pass_rate_n),
+                                 b.pass_rate_n, 3)
+            decision = b.threshold_decision or "–"
+            print(f"{b.code}\tapplicable {b.applicable}\tpass rate {rate}\tscore {score}"
+                  f"\tthreshold {decision}\tundecided {b.undecided}"
+                  f"\tunsubmitted {b.unsubmitted}")
         for r in found.rubrics:
-            score = "–" if r.score is None else f"{r.score:.3f}"
-            ci = f"[{r.score_ci[0]:.3f}, {r.score_ci[1]:.3f}]" if r.score_ci else ""
-            print(f"{r.code} (rubric)\tweighted score {score} {ci}")
+            score = interval_text(r.score, _ci(r.score_ci, r.score_n), r.score_n, 3)
+            print(f"{r.code} (rubric)\tweighted score {score}\tweight covered "
+                  f"{r.weight_covered:.0%} ({', '.join(r.scored) or 'none'})")
         for rel in found.reliability:
             for flag in rel.flags:
                 print(f"{rel.code}: reliability flag: {flag}")

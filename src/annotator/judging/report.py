@@ -8,9 +8,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from annotator.agreement.intervals import TOO_FEW, Interval, interval_text
 from annotator.judging.runfile import ALL_TARGETS
+from annotator.judging.table9 import MIN_CASES
 
 PAIR_KEYS = ("a", "b", "n_items", "targets", "macro_binary")
+INTERVAL_NOTE = (
+    "BCa bootstrap over cases (Wilson's score interval for a binary agreement with one unit "
+    f"per case); n = cases; under {MIN_CASES} cases: {TOO_FEW}")
 
 
 def issue_json(report: dict[str, Any]) -> dict[str, Any]:
@@ -18,14 +23,24 @@ def issue_json(report: dict[str, Any]) -> dict[str, Any]:
     macro_binary}]}`` (the report's extras go to the CSV, the HTML and a separate file)."""
     return {
         "raters": list(report["raters"]),
-        "pairs": [{k: pair[k] for k in PAIR_KEYS} for pair in report["pairs"]],
+        "pairs": [{k: _agreed(pair[k]) if k == "targets" else pair[k] for k in PAIR_KEYS}
+                  for pair in report["pairs"]],
     }
 
 
+def _agreed(targets: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per-target figures in the agreed shape (case counts go to the extras and the CSV)."""
+    return {t: {k: v for k, v in fig.items() if not k.endswith("n_cases")}
+            for t, fig in targets.items()}
+
+
 def extras_json(report: dict[str, Any]) -> dict[str, Any]:
-    """Macro CIs, per-run judge vs human means, and gaps of 2 or more."""
+    """Macro CIs with their cases, per-run judge vs human means, and gaps of 2 or more."""
     return {
-        "macro_ci": [{"a": p["a"], "b": p["b"], "ci": p.get("macro_ci")} for p in report["pairs"]],
+        "macro_ci": [{"a": p["a"], "b": p["b"], "ci": p.get("macro_ci"),
+                      "n_cases": p.get("macro_n"),
+                      "target_n_cases": {t: f["n_cases"] for t, f in p["targets"].items()}}
+                     for p in report["pairs"]],
         "run_means": report.get("run_means", []),
         "big_differences": report.get("big_differences", []),
     }
@@ -39,6 +54,19 @@ def table9_matrix(report: dict[str, Any]) -> list[list[float | None]]:
     for pair in report["pairs"]:
         matrix[index[pair["a"]]][index[pair["b"]]] = pair["macro_binary"]
     return matrix
+
+
+def table9_cells(report: dict[str, Any], digits: int = 3) -> list[list[str]]:
+    """The Table 9 matrix as text: each cell with its interval and n, or "too few"."""
+    raters = report["raters"]
+    index = {r: i for i, r in enumerate(raters)}
+    cells = [[""] * len(raters) for _ in raters]
+    for pair in report["pairs"]:
+        bounds, n = pair.get("macro_ci"), pair.get("macro_n", 0)
+        ci = None if bounds is None else Interval(bounds[0], bounds[1], n)
+        cells[index[pair["a"]]][index[pair["b"]]] = interval_text(pair["macro_binary"], ci, n,
+                                                                  digits)
+    return cells
 
 
 def _fmt(value: Any) -> str:
@@ -63,11 +91,13 @@ def csv_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                     "b": pair["b"],
                     "target": target,
                     "n": fig["n"],
+                    "n_cases": fig["n_cases"],
                     "binary": fig["binary"],
                     "ci_low": ci[0],
                     "ci_high": ci[1],
                     "macro_ci_low": (pair.get("macro_ci") or [None, None])[0],
                     "macro_ci_high": (pair.get("macro_ci") or [None, None])[1],
+                    "macro_n_cases": pair.get("macro_n"),
                     "exact": fig["exact"],
                     "within_one": fig["within_one"],
                     "qwk": fig["qwk"],
@@ -102,12 +132,12 @@ def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
 def html_page(report: dict[str, Any]) -> str:
     e = html.escape
     raters = report["raters"]
-    matrix = table9_matrix(report)
+    matrix = table9_cells(report)
     head = "".join(f"<th>{e(r)}</th>" for r in raters[1:])
     body = ""
     for i, rater in enumerate(raters[:-1]):
         cells = "".join(
-            f"<td>{_fmt(matrix[i][j]) if j > i else '–'}</td>" for j in range(1, len(raters))
+            f"<td>{e(matrix[i][j]) if j > i else '–'}</td>" for j in range(1, len(raters))
         )
         body += f"<tr><th>{e(rater)}</th>{cells}</tr>"
     detail = "".join(
@@ -132,6 +162,7 @@ def html_page(report: dict[str, Any]) -> str:
         "table{border-collapse:collapse;margin-bottom:1em}</style>"
         "<h1>Judge agreement (macro binary, Table 9 layout)</h1>"
         f"<table><tr><th>Judge</th>{head}</tr>{body}</table>"
+        f"<p>95% intervals: {e(INTERVAL_NOTE)}</p>"
         f"<h2>Per target</h2><table><tr>{detail_head}</tr>{detail}</table>"
         "<h2>Mean score per run: judge vs human reference</h2><table><tr><th>run</th>"
         "<th>judge</th><th>target</th><th>n</th><th>judge mean</th><th>human mean</th></tr>"

@@ -4,9 +4,12 @@
 raters and every target: binary agreement after 0-1 vs 2-3 over the units both scored
 (trajectory: each diagnosis string is a unit), exact and within-one agreement and
 quadratic-weighted kappa on the raw 0-3 scores, and for trajectory E/A/U label agreement and
-Cohen's kappa. The Table 9 cell is the macro average of the four binary agreements. CIs are
-the agreement engine's seeded percentile bootstrap over cases (the units of a case are drawn
-together). Undefined values are None (``null`` in JSON), never NaN.
+Cohen's kappa. The Table 9 cell is the macro average of the four binary agreements. 95%
+intervals are made for small samples (:mod:`annotator.agreement.intervals`): Wilson's score
+interval for a binary agreement with one unit per case, else a seeded BCa bootstrap over
+cases (the units of a case are drawn together); each carries its number of cases, and below
+:data:`MIN_CASES` cases there is none ("too few to estimate": a percentile bootstrap of a
+4-case cell covered 42%). Undefined values are None (``null`` in JSON), never NaN.
 """
 
 from __future__ import annotations
@@ -17,16 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import bootstrap_ci
+from annotator.agreement.intervals import MIN_PROPORTION_N, case_bca_interval, wilson_interval
 from annotator.agreement.kappa import kappa_from_confusion
 from annotator.judging.runfile import ALL_TARGETS, LABELS, TARGETS
 from annotator.judging.sheet import Sheet, acceptable, split_key
 
 ItemKey = tuple[str, str]  # (run, case_id)
 Ratings = dict[str, dict[ItemKey, Sheet]]
-N_RESAMPLES = 1000
 SEED = 0
-MIN_CASES = 2  # a judge-ablation set is small; n is reported beside every CI
+MIN_CASES = MIN_PROPORTION_N  # fewer cases: no interval, "too few to estimate"
 
 
 def _units(a: Sheet, b: Sheet, target: str, part: str) -> list[tuple[Any, Any]]:
@@ -49,10 +51,15 @@ def _ratio(s: np.ndarray) -> float | None:
 
 
 def _ci(rows: list[list[float]], statistic: Callable[[np.ndarray], float | None]) -> Any:
+    """The interval of per-case rows: Wilson when every case is one unit [n, agreeing]."""
     if not rows:
         return None
-    ci = bootstrap_ci(np.asarray(rows), statistic, N_RESAMPLES, SEED, min_cases=MIN_CASES)
-    return None if ci is None else [round(ci[0], 4), round(ci[1], 4)]
+    table = np.asarray(rows)
+    if statistic is _ratio and bool((table[:, 0] == 1).all()):
+        ci = wilson_interval(int(table[:, 1].sum()), len(rows), MIN_CASES)
+    else:
+        ci = case_bca_interval(table, statistic, SEED, MIN_CASES)
+    return None if ci is None else [round(ci.low, 4), round(ci.high, 4)]
 
 
 def _per_case(
@@ -96,6 +103,7 @@ def target_figures(a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet], target: str
     out: dict[str, Any] = {
         "binary": _rounded(_ratio(total[[0, 1]])),
         "n": n,
+        "n_cases": len(rows),
         "ci": _ci([[r[0], r[1]] for r in rows], _ratio),
         "exact": _rounded(_ratio(total[[0, 2]])),
         "within_one": _rounded(_ratio(total[[0, 3]])),
@@ -121,14 +129,17 @@ def _label_figures(a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet]) -> dict[str
     n = int(table.sum())
     return {
         "label_n": n,
+        "label_n_cases": len(rows),
         "label_agreement": _rounded(float(np.trace(table) / n)) if n else None,
         "label_ci": _ci(rows, _ratio),
         "label_kappa": _rounded(kappa_from_confusion(table)) if n else None,
     }
 
 
-def _macro(a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet]) -> tuple[float | None, Any]:
-    """Macro binary agreement (equal weight per target) and its bootstrap CI over cases."""
+def _macro(
+    a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet]
+) -> tuple[float | None, Any, int]:
+    """Macro binary agreement (equal weight per target), its interval and its cases."""
     per_target = [_per_case(a, b, t) for t in ALL_TARGETS]
     case_ids = sorted(set().union(*per_target))
     rows = []
@@ -144,15 +155,15 @@ def _macro(a: dict[ItemKey, Sheet], b: dict[ItemKey, Sheet]) -> tuple[float | No
         return None if any(r is None for r in ratios) else float(np.mean(ratios))  # type: ignore[arg-type]
 
     if not rows:
-        return None, None
-    return _rounded(macro(np.sum(rows, axis=0))), _ci(rows, macro)
+        return None, None, 0
+    return _rounded(macro(np.sum(rows, axis=0))), _ci(rows, macro), len(rows)
 
 
 def pair_figures(ratings: Ratings, a: str, b: str) -> dict[str, Any]:
     """The JSON object of one pair."""
     sheets_a, sheets_b = ratings.get(a, {}), ratings.get(b, {})
     shared = [i for i in set(sheets_a) & set(sheets_b) if sheets_a[i] and sheets_b[i]]
-    macro, macro_ci = _macro(sheets_a, sheets_b)
+    macro, macro_ci, macro_n = _macro(sheets_a, sheets_b)
     return {
         "a": a,
         "b": b,
@@ -160,6 +171,7 @@ def pair_figures(ratings: Ratings, a: str, b: str) -> dict[str, Any]:
         "targets": {t: target_figures(sheets_a, sheets_b, t) for t in ALL_TARGETS},
         "macro_binary": macro,
         "macro_ci": macro_ci,
+        "macro_n": macro_n,  # cases behind the cell
     }
 
 

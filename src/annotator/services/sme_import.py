@@ -268,6 +268,7 @@ def import_items(project: Project, actor: str, paths: list[Path]) -> ItemImportR
                 ground_truth=item.ground_truth,
                 output=item.output,
                 system=item.system,
+                run=item.run,
                 content_hash=item.content_hash(),
                 source_file=Path(file).name,
                 imported_by=actor,

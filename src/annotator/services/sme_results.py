@@ -2,8 +2,8 @@
 
 Only submitted verdicts count (one sent back for re-check counts again once resubmitted).
 Each task's reference verdict is the adjudicated value of a conflicting field, else the
-SMEs' common value (scores averaged); tasks with an undecided conflict are left out and
-counted as ``unresolved``.
+SMEs' common value (scores averaged); tasks left out are counted apart: ``undecided`` (the
+SMEs conflict and no adjudicator has decided) and ``unsubmitted`` (no verdict submitted).
 """
 
 from __future__ import annotations
@@ -15,16 +15,29 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.agreement.decision import RULE
+from annotator.agreement.intervals import (
+    CONFIDENCE,
+    MEAN_METHOD,
+    MIN_MEAN_N,
+    MIN_PROPORTION_N,
+    N_RESAMPLES,
+    PROPORTION_METHOD,
+    TOO_FEW,
+)
+from annotator.errors import ValidationError
 from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme_review import benchmark_of
 from annotator.services.users import require_reader_of_others
-from annotator.sme.reliability import by_case, reliability
+from annotator.sme.compare import Comparison, Scored
+from annotator.sme.compare import compare as compare_systems
+from annotator.sme.consistency import CRONBACH_MIN_CASES
+from annotator.sme.reliability import ICC_MIN_UNITS, reliability
 from annotator.sme.results import (
-    MIN_ITEMS,
-    N_RESAMPLES,
     ItemOutcome,
     SmeResults,
     benchmark_result,
+    normalised,
     rubric_results,
 )
 from annotator.sme.spec import REVIEWED, Benchmark
@@ -36,9 +49,9 @@ from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask
 @dataclass
 class _Collected:
     outcomes: list[ItemOutcome]
-    unresolved: int
+    undecided: int
+    unsubmitted: int
     verdicts: list[dict[str, Verdict]]
-    scores: dict[str, float]
     automated: list[tuple[Verdict, dict[str, Any]]]
 
 
@@ -48,9 +61,8 @@ def _collect(
     benchmark: Benchmark,
     submitted: dict[uuid.UUID, dict[str, Verdict]],
     decided: dict[uuid.UUID, dict[str, Any]],
-) -> tuple[_Collected, dict[str, str | None]]:
-    got = _Collected([], 0, [], {}, [])
-    case_of: dict[str, str | None] = {}
+) -> _Collected:
+    got = _Collected([], 0, 0, [], [])
     rows = session.execute(
         select(SmeTask, SmeItem)
         .join(SmeItem, SmeItem.id == SmeTask.item_pk)
@@ -64,8 +76,11 @@ def _collect(
         )
         if verdicts:
             got.verdicts.append(verdicts)
+        if not verdicts:
+            got.unsubmitted += 1
+            continue
         if ref is None or "applicability" not in ref:
-            got.unresolved += 1
+            got.undecided += 1
             continue
         applicable = ref["applicability"] == "applicable"
         outcome = ItemOutcome(
@@ -73,14 +88,14 @@ def _collect(
             applicable,
             None if not applicable or "outcome" not in ref else ref["outcome"] == "pass",
             ref.get("score") if applicable else None,
+            item.case_ref,
+            item.system,
+            item.run,
         )
         got.outcomes.append(outcome)
-        case_of[item.item_id] = item.case_ref
-        if outcome.score is not None:
-            got.scores[item.item_id] = outcome.score
         if task.automated and applicable:
             got.automated.append((ref, dict(task.automated)))
-    return got, case_of
+    return got
 
 
 def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
@@ -96,27 +111,66 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
         for bench, benchmark in zip(stored, specs, strict=True):
             if benchmark.evaluator_type not in REVIEWED:
                 continue
-            got, case_of = _collect(session, bench, benchmark, submitted, decided)
-            per_benchmark.append(benchmark_result(benchmark, got.outcomes, got.unresolved, seed))
+            got = _collect(session, bench, benchmark, submitted, decided)
+            per_benchmark.append(
+                benchmark_result(benchmark, got.outcomes, got.undecided, got.unsubmitted, seed))
             checks.append(
                 reliability(
                     benchmark,
                     got.verdicts,
-                    cases=by_case(got.scores, case_of),
                     automated=got.automated,
                     seed=seed,
                 )
             )
         return SmeResults(
             benchmarks=[r for r, _m in per_benchmark],
-            rubrics=rubric_results(per_benchmark, specs),
+            rubrics=rubric_results(per_benchmark, specs, seed),
             reliability=checks,
             basis={
                 "n_resamples": N_RESAMPLES,
                 "seed": seed,
-                "min_items_for_ci": MIN_ITEMS,
-                "confidence": 0.95,
+                "confidence": CONFIDENCE,
+                "pass_rate_interval": PROPORTION_METHOD,
+                "score_interval": MEAN_METHOD,
+                "rubric_interval": "stratified " + MEAN_METHOD,
+                "min_items_for_ci": {"pass_rate": MIN_PROPORTION_N, "score": MIN_MEAN_N},
+                "below_minimum": TOO_FEW,
+                "threshold_rule": RULE,
+                "rubric_weights": "renormalised over the benchmarks with a score",
                 "reference": "adjudicated field, else the SMEs' common value; scores averaged",
                 "icc_form": "ICC(1,1)",
+                "reliability_flags": (
+                    f"ICC(1,1) and a rubric's Cronbach's alpha: 'below' the bound when the 95% "
+                    f"interval's upper bound is under it, 'possibly below' when it straddles "
+                    f"it; none from fewer than {ICC_MIN_UNITS} tasks or {CRONBACH_MIN_CASES} "
+                    "cases"),
+                "cronbach_item": "a benchmark of the rubric; subjects are test cases scored "
+                                 "on every benchmark of the rubric",
             },
         )
+
+
+def compare(project: Project, actor: str, a: str, b: str, seed: int = 0) -> Comparison:
+    """System ``b`` against ``a`` on every reviewed benchmark with items of both."""
+    with project.tx() as session:
+        require_reader_of_others(session, actor, "SME results")
+        submitted = submitted_by_task(session)
+        decided = decided_by_task(session)
+        systems = set(session.scalars(select(SmeItem.system).distinct()))
+        for name in (a, b):
+            if name not in systems:
+                known = ", ".join(sorted(s for s in systems if s)) or "none"
+                raise ValidationError(f"no SME items of system {name!r} (systems: {known})")
+        per_benchmark = {}
+        for bench in session.scalars(select(SmeBenchmark).order_by(SmeBenchmark.code)):
+            benchmark = benchmark_of(bench)
+            if benchmark.evaluator_type not in REVIEWED:
+                continue
+            got = _collect(session, bench, benchmark, submitted, decided)
+            items = {name: [Scored(o.case_id, normalised(benchmark, o),
+                                   o.passed if o.applicable else None, o.run)
+                            for o in got.outcomes if o.system == name and o.applicable]
+                     for name in (a, b)}
+            per_benchmark[benchmark.code] = (benchmark.parent_rubric, benchmark.weight,
+                                             items[a], items[b])
+    return compare_systems(a, b, per_benchmark, seed)

@@ -56,6 +56,7 @@ class ReviewItem(BaseModel):
     ground_truth: Any = None
     output: Any
     system: str = Field(default="", max_length=200)
+    run: int | None = Field(default=None, ge=1)  # the k-th of K runs of this case (worst-of-K)
     # One verdict for an item of one benchmark, or {code: verdict} for several.
     automated: AutomatedVerdict | dict[str, AutomatedVerdict] | None = None
 
@@ -90,7 +91,10 @@ class ReviewItem(BaseModel):
 
     def content_hash(self) -> str:
         """SHA-256 of the canonical JSON: re-importing the same item changes nothing."""
-        text = json.dumps(self.model_dump(mode="json", by_alias=True), sort_keys=True)
+        dump = self.model_dump(mode="json", by_alias=True)
+        if dump.get("run") is None:
+            dump.pop("run", None)  # items written before runs existed keep their hash
+        text = json.dumps(dump, sort_keys=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

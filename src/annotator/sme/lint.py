@@ -212,7 +212,20 @@ def _scale_problems(b: Benchmark, doc: Document) -> list[Problem]:
                     False,
                 )
             )
+        elif ends := _ends_problem(formula, low, high):
+            out.append(Problem(doc.file, doc.line_of("scoring_scale.normalization_formula"),
+                               "W-NORMALISE", f"normalization_formula {formula!r} {ends}", False))
     return out
+
+
+def _ends_problem(formula: str, low: float, high: float) -> str | None:
+    """Why the formula does not map the scale's min to 0 and max to 1 (None when it does):
+    scores, thresholds and rubric weights all assume a 0..1 normalised scale."""
+    at_low, at_high = evaluate(formula, low, low, high), evaluate(formula, high, low, high)
+    if abs(at_low) > 1e-9 or abs(at_high - 1) > 1e-9:
+        return (f"maps min {low:g} to {at_low:g} and max {high:g} to {at_high:g}, "
+                "not 0 and 1")
+    return None
 
 
 def _description_lines(doc: Document) -> dict[float, int]:

@@ -3,8 +3,10 @@
 Three families per benchmark: ``applicability`` (applicable/excluded, nominal),
 ``outcome`` (pass/flag, nominal, among items found applicable) and ``score`` (interval).
 Units are tasks, columns are reviewers; nan marks a reviewer who did not rate the task.
-A benchmark is flagged when its score ICC(1,1) is below 0.75 or, where cases hold several
-scored items, Cronbach's alpha over those items is below 0.7 (seed 002, section 7).
+A benchmark's score ICC(1,1) is flagged by its F-based interval (seed 002, section 7):
+"below 0.75" when the upper bound is under 0.75, "possibly below" when it straddles, and
+not at all from fewer than :data:`ICC_MIN_UNITS` tasks. Cronbach's alpha is a rubric's
+figure (its benchmarks as items), see :mod:`annotator.sme.consistency`.
 """
 
 from __future__ import annotations
@@ -15,15 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import case_bootstrap
-from annotator.agreement.coefficients import fleiss_kappa, krippendorff_alpha, percent_agreement
+from annotator.agreement.coefficients import percent_agreement
+from annotator.agreement.decision import below_flag
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import cohen_kappa
+from annotator.agreement.measure import Measure, Ratings
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, level_index, levels
 
 ICC_MIN = 0.75
-CRONBACH_MIN = 0.7
+ICC_MIN_UNITS = 10  # fewer tasks: an ICC from 2-4 units flags by chance, no flag
 FAMILIES = {
     "applicability": ("applicable", "excluded"),
     "outcome": ("pass", "flag"),
@@ -40,7 +43,7 @@ class Reliability:
     alpha: dict[str, float | None]  # Krippendorff's alpha (nominal; interval for score)
     agreement: dict[str, float | None]  # percent agreement
     icc: float | None  # ICC(1,1) on scores: each task's SMEs come from a larger pool
-    cronbach: float | None
+    icc_units: int  # tasks behind the ICC (those with the modal number of scores)
     automated: dict[str, Any] | None  # hybrid: SME reference vs automated verdict
     flags: list[str] = field(default_factory=list)
     # 95% CIs: family -> coefficient -> (low, high) or None. Kappa and alpha by the agreement
@@ -82,35 +85,6 @@ def _modal_rows(matrix: np.ndarray) -> np.ndarray:
 
 def _multi(matrix: np.ndarray) -> int:
     return int(((~np.isnan(matrix)).sum(axis=1) >= 2).sum())
-
-
-def cronbach_alpha(matrix: np.ndarray) -> float | None:
-    """Cronbach's alpha of a subjects x items matrix (complete rows only)."""
-    x = np.asarray(matrix, dtype=np.float64)
-    if x.ndim != 2:
-        return None
-    x = x[~np.isnan(x).any(axis=1)]
-    n, k = x.shape
-    if n < 2 or k < 2:
-        return None
-    total = x.sum(axis=1).var(ddof=1)
-    if total == 0:
-        return None
-    return float(k / (k - 1) * (1 - x.var(axis=0, ddof=1).sum() / total))
-
-
-def by_case(scores: Mapping[str, float], case_of: Mapping[str, str | None]) -> np.ndarray:
-    """Cases x items-within-case reference scores, for the cases holding the modal count >= 2."""
-    groups: dict[str, list[float]] = {}
-    for item, score in sorted(scores.items()):
-        case = case_of.get(item)
-        if case is not None:
-            groups.setdefault(case, []).append(score)
-    sizes = [len(g) for g in groups.values() if len(g) >= 2]
-    if not sizes:
-        return np.empty((0, 0))
-    k = max(set(sizes), key=sizes.count)
-    return np.array([g for g in groups.values() if len(g) == k])
 
 
 def automated_agreement(
@@ -156,7 +130,6 @@ def reliability(
     benchmark: Benchmark,
     verdicts: Sequence[Mapping[str, Verdict]],
     *,
-    cases: np.ndarray | None = None,
     automated: Sequence[tuple[Verdict, Mapping[str, Any]]] = (),
     seed: int = 0,
 ) -> Reliability:
@@ -176,53 +149,50 @@ def reliability(
             ]
         m = _matrix(rows, family, codes)
         units[family] = _multi(m)
-        kappa[family] = fleiss_kappa(_modal_rows(m), len(labels)) if units[family] else None
-        alpha[family] = _safe_alpha(m, "nominal", range(len(labels)))
+        k = len(labels)
+        # Fleiss' kappa needs equal rating counts: it reads the modal rows, its CI too.
+        kappa[family], kappa_ci = _figure(Measure("fleiss_kappa", n_categories=k),
+                                          _modal_rows(m), seed)
+        alpha[family], alpha_ci = _figure(
+            Measure("krippendorff_alpha", n_categories=k, level="nominal"), m, seed)
         agreement[family] = percent_agreement(m) if units[family] else None
-        ci[family] = _nominal_cis(m, len(labels), seed)
+        ci[family] = {"kappa": kappa_ci, "alpha": alpha_ci}
     scores = _score_matrix(verdicts)
     units["score"] = _multi(scores)
-    alpha["score"] = _safe_alpha(scores, "interval", None)
+    alpha["score"], score_alpha_ci = _figure(Measure("krippendorff_alpha", level="interval"),
+                                             scores, seed)
     agreement["score"] = None
-    forms = icc(_packed(scores))
+    packed = _packed(scores)
+    forms = icc(packed)
     icc11 = forms["ICC(1,1)"].value if forms else None
     ci["score"] = {
-        "alpha": _ci(scores, "krippendorff_alpha", None, "interval", seed),
+        "alpha": score_alpha_ci,
         "icc": forms["ICC(1,1)"].ci95 if forms else None,
     }
-    cronbach = cronbach_alpha(cases) if cases is not None and cases.size else None
-    flags = []
-    if icc11 is not None and icc11 < ICC_MIN:
-        flags.append(f"ICC(1,1) {icc11:.2f} < {ICC_MIN}")
-    if cronbach is not None and cronbach < CRONBACH_MIN:
-        flags.append(f"Cronbach's alpha {cronbach:.2f} < {CRONBACH_MIN}")
+    flag = below_flag("ICC(1,1)", icc11, ci["score"]["icc"], len(packed), ICC_MIN_UNITS,
+                      ICC_MIN)
+    flags = [] if flag is None else [flag]
     auto = (
         automated_agreement(benchmark, automated) if benchmark.evaluator_type == "hybrid" else None
     )
     return Reliability(
-        benchmark.code, units, kappa, alpha, agreement, icc11, cronbach, auto, flags, ci
+        benchmark.code, units, kappa, alpha, agreement, icc11, len(packed), auto, flags, ci
     )
 
 
-def _ci(
-    matrix: np.ndarray, coefficient: Any, n_categories: int | None, level: Any, seed: int
-) -> tuple[float, float] | None:
+def _figure(
+    measure: Measure, matrix: np.ndarray, seed: int
+) -> tuple[float | None, tuple[float, float] | None]:
+    """A coefficient and its case-bootstrap CI from one measure; None without pairable units."""
     if _multi(matrix) == 0:
-        return None
+        return None, None
+    ratings = Ratings(matrix, list(range(len(matrix))))
     try:
-        return case_bootstrap(
-            matrix, list(range(len(matrix))), coefficient, n_categories=n_categories,
-            level=level, seed=seed,
-        )  # fmt: skip
+        value = measure.estimate(ratings)
+        ci = measure.interval(ratings, seed=seed) if value is not None else None
     except ValueError:
-        return None
-
-
-def _nominal_cis(matrix: np.ndarray, k: int, seed: int) -> dict[str, tuple[float, float] | None]:
-    return {
-        "kappa": _ci(_modal_rows(matrix), "fleiss_kappa", k, None, seed),
-        "alpha": _ci(matrix, "krippendorff_alpha", k, "nominal", seed),
-    }
+        return None, None
+    return value, None if ci is None else ci.interval
 
 
 def _score_matrix(verdicts: Sequence[Mapping[str, Verdict]]) -> np.ndarray:
@@ -234,12 +204,3 @@ def _score_matrix(verdicts: Sequence[Mapping[str, Verdict]]) -> np.ndarray:
             if score is not None:
                 out[i, j] = float(score)
     return out
-
-
-def _safe_alpha(matrix: np.ndarray, level: Any, domain: Any) -> float | None:
-    if _multi(matrix) == 0:
-        return None
-    try:
-        return krippendorff_alpha(matrix, level, domain)
-    except ValueError:
-        return None

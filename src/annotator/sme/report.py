@@ -13,31 +13,45 @@ from pathlib import Path
 from typing import Any
 
 from annotator.agreement.charts import _line, _svg, _text
+from annotator.agreement.intervals import TOO_FEW
 from annotator.sme.results import SmeResults
 from annotator.sme.results_view import (
     COLUMNS,
+    CONSISTENCY_CAPTION,
     FLAG_COLOUR,
     RELIABILITY_CAPTION,
     basis_rows,
+    consistency_rows,
     reliability_rows,
     table_rows,
 )
 
 BENCHMARK_COLUMNS = (
-    "code", "label", "parent_rubric", "evaluator_type", "weight", "items", "unresolved",
-    "applicable", "pass_rate", "pass_rate_low", "pass_rate_high", "score", "score_low",
-    "score_high", "threshold", "threshold_met", "icc", "cronbach", "flags",
+    "code", "label", "parent_rubric", "evaluator_type", "weight", "weight_covered", "items",
+    "undecided", "unsubmitted", "applicable", "pass_rate", "pass_rate_low", "pass_rate_high",
+    "pass_rate_n", "score", "score_low", "score_high", "score_n", "threshold",
+    "threshold_decision", "icc", "cronbach", "flags",
 )  # fmt: skip
 
 
 def _fmt(value: Any) -> str:
     if value is None:
         return "–"
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+def _html_cell(row: dict[str, Any], column: str) -> str:
+    """A cell; a missing interval bound beside a figure reads "too few to estimate"."""
+    figure = column.removesuffix("_low")
+    if column.endswith("_low") and row[column] is None and row.get(figure) is not None:
+        return TOO_FEW
+    return _fmt(row[column])
 
 
 def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
@@ -49,16 +63,17 @@ def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
         rows.append(
             {
                 "code": b.code, "label": b.label, "parent_rubric": b.parent_rubric,
-                "evaluator_type": b.evaluator_type, "weight": b.weight, "items": b.items,
-                "unresolved": b.unresolved, "applicable": b.applicable,
-                "pass_rate": b.pass_rate,
+                "evaluator_type": b.evaluator_type, "weight": b.weight,
+                "weight_covered": None, "items": b.items,
+                "undecided": b.undecided, "unsubmitted": b.unsubmitted,
+                "applicable": b.applicable, "pass_rate": b.pass_rate,
                 "pass_rate_low": b.pass_rate_ci[0] if b.pass_rate_ci else None,
                 "pass_rate_high": b.pass_rate_ci[1] if b.pass_rate_ci else None,
-                "score": b.score,
+                "pass_rate_n": b.pass_rate_n, "score": b.score,
                 "score_low": b.score_ci[0] if b.score_ci else None,
-                "score_high": b.score_ci[1] if b.score_ci else None,
-                "threshold": b.threshold, "threshold_met": b.threshold_met,
-                "icc": rel.icc if rel else None, "cronbach": rel.cronbach if rel else None,
+                "score_high": b.score_ci[1] if b.score_ci else None, "score_n": b.score_n,
+                "threshold": b.threshold, "threshold_decision": b.threshold_decision,
+                "icc": rel.icc if rel else None, "cronbach": None,
                 "flags": "; ".join(rel.flags) if rel else "",
             }
         )  # fmt: skip
@@ -66,9 +81,11 @@ def csv_rows(results: SmeResults) -> list[dict[str, Any]]:
         rows.append(
             {key: None for key in BENCHMARK_COLUMNS}
             | {
-                "code": r.code, "label": "rubric", "weight": r.weight_scored, "score": r.score,
+                "code": r.code, "label": "rubric", "weight": r.weight_scored,
+                "weight_covered": r.weight_covered, "score": r.score,
                 "score_low": r.score_ci[0] if r.score_ci else None,
-                "score_high": r.score_ci[1] if r.score_ci else None, "flags": "",
+                "score_high": r.score_ci[1] if r.score_ci else None, "score_n": r.score_n,
+                "cronbach": r.cronbach.value, "flags": r.cronbach.flag or "",
             }
         )  # fmt: skip
     return rows
@@ -84,7 +101,7 @@ def forest_svg(results: SmeResults, width: int = 640) -> str:
     x0, x1 = label_w, width - right
     span = x1 - x0
     body = [
-        _text(8, 18, "Mean normalised score, 95% bootstrap CI", 12, weight="bold"),
+        _text(8, 18, "Mean normalised score, 95% BCa interval", 12, weight="bold"),
         _line(x1 - 70, 9, x1 - 70, 21, "#c23b3b", 1.5),
         _text(x1 - 64, 19, "threshold", 10, colour="#555"),
     ]
@@ -140,8 +157,9 @@ def _results_table(results: SmeResults) -> str:
         tds.append(f"<td{' class=flag' if flagged else ''}>{e(cells[-1])}</td>")
         body += f"<tr{' class=rubric' if rubric else ''}>{''.join(tds)}</tr>"
     return (
-        "<table><caption>Rubrics (weighted score) and their benchmarks: pass rate and mean "
-        f"normalised score with 95% bootstrap CIs</caption><tr>{head}</tr>{body}</table>"
+        "<table><caption>Rubrics (weighted score) and their benchmarks: pass rate (Wilson) and "
+        "mean normalised score (BCa bootstrap) with 95% intervals and their n; "
+        f"{e(TOO_FEW)} below the minimum</caption><tr>{head}</tr>{body}</table>"
     )
 
 
@@ -163,7 +181,9 @@ def html_page(results: SmeResults) -> str:
         f"{_results_table(results)}"
         f"<div class='plots'><div>{forest_svg(results, width=FOREST_WIDTH)}</div>"
         f"<div><table><caption>{RELIABILITY_CAPTION}</caption>"
-        f"{reliability_rows(results)}</table></div></div>"
+        f"{reliability_rows(results)}</table>"
+        f"<table><caption>{CONSISTENCY_CAPTION}</caption>{consistency_rows(results)}</table>"
+        "</div></div>"
         f"<table><caption>How these figures were computed</caption>{basis}</table>"
         "</body></html>"
     )

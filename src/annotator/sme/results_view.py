@@ -7,11 +7,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from annotator.sme.results import SmeResults
+from annotator.agreement.intervals import Interval, interval_text
+from annotator.sme.results import BenchmarkResult, SmeResults
 
 COLUMNS = [
-    "rubric / benchmark", "weight", "items", "applicable", "pass rate [95% CI]",
-    "score [95% CI]", "threshold", "met", "ICC", "κ pass/flag", "reliability flags",
+    "rubric / benchmark", "weight", "items", "applicable", "pass rate [95% CI] n",
+    "score [95% CI] n", "threshold", "threshold decision", "ICC", "κ pass/flag",
+    "reliability flags",
 ]  # fmt: skip
 FLAG_COLOUR = "#c0392b"
 
@@ -21,10 +23,15 @@ def num(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def with_ci(value: float | None, ci: tuple[float, float] | None) -> str:
-    if value is None:
-        return "–"
-    return num(value) + ("" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]")
+def with_ci(value: float | None, ci: tuple[float, float] | None, n: int) -> str:
+    """``0.83 [0.70, 0.95] n=12``, or the figure with "too few to estimate" and its n."""
+    return interval_text(value, None if ci is None else Interval(ci[0], ci[1], n), n)
+
+
+def _items(b: BenchmarkResult) -> str:
+    open_ = [f"{count} {word}" for count, word in ((b.undecided, "undecided"),
+                                                   (b.unsubmitted, "unsubmitted")) if count]
+    return f"{b.items} (+{', '.join(open_)})" if open_ else str(b.items)
 
 
 def table_rows(results: SmeResults) -> list[tuple[bool, list[str], bool]]:
@@ -33,48 +40,57 @@ def table_rows(results: SmeResults) -> list[tuple[bool, list[str], bool]]:
     out: list[tuple[bool, list[str], bool]] = []
     for rubric in results.rubrics:
         out.append(
-            (True, [f"{rubric.code} (weighted)", f"{rubric.weight_scored:g}", "", "", "",
-                    with_ci(rubric.score, rubric.score_ci), "", "", "", "", ""], False)
+            (True, [f"{rubric.code} (weighted)",
+                    f"{rubric.weight_scored:g} ({rubric.weight_covered:.0%} covered)", "", "",
+                    "", with_ci(rubric.score, rubric.score_ci, rubric.score_n), "", "", "", "",
+                    rubric.cronbach.flag or ""], bool(rubric.cronbach.flag))
         )  # fmt: skip
         for b in (b for b in results.benchmarks if b.parent_rubric == rubric.code):
             rel = checks.get(b.code)
-            met = "–" if b.threshold_met is None else ("yes" if b.threshold_met else "no")
             kappa = None if rel is None else rel.kappa.get("outcome")
             flags = "; ".join(rel.flags) if rel else ""
             out.append(
-                (False, [f"  {b.code} · {b.label}", f"{b.weight:g}",
-                         f"{b.items} (+{b.unresolved} open)" if b.unresolved else str(b.items),
-                         str(b.applicable), with_ci(b.pass_rate, b.pass_rate_ci),
-                         with_ci(b.score, b.score_ci), num(b.threshold), met,
-                         num(rel.icc if rel else None), num(kappa), flags], bool(flags))
+                (False, [f"  {b.code} · {b.label}", f"{b.weight:g}", _items(b),
+                         str(b.applicable), with_ci(b.pass_rate, b.pass_rate_ci, b.pass_rate_n),
+                         with_ci(b.score, b.score_ci, b.score_n), num(b.threshold),
+                         b.threshold_decision or "–", num(rel.icc if rel else None),
+                         num(kappa), flags], bool(flags))
             )  # fmt: skip
     return out
 
 
-def _cell(value: float | None, ci: dict[str, Any], family: str, stat: str) -> str:
-    """A right-aligned figure with its 95% CI (when the core gives one) below it."""
+def _cell(
+    value: float | None, ci: dict[str, Any], family: str, stat: str, n: int | None = None
+) -> str:
+    """A right-aligned figure with its 95% CI (when the core gives one) and n below it."""
     interval = (ci.get(family) or {}).get(stat)
     below = (
         ""
         if value is None or interval is None
         else f"<br><small>[{interval[0]:.2f}, {interval[1]:.2f}]</small>"
     )
-    return f"<td align='right'>{num(value)}{below}</td>"
+    count = "" if n is None else f"<br><small>n={n}</small>"
+    return f"<td align='right'>{num(value)}{below}{count}</td>"
 
 
 RELIABILITY_CAPTION = (
-    "Reliability (items with 2+ SME verdicts; 95% CI below each figure; "
-    "flagged: ICC &lt; 0.75, Cronbach α &lt; 0.7)"
+    "Reliability (items with 2+ SME verdicts; 95% CI below each figure; ICC flagged "
+    "'below 0.75' when its interval is under 0.75, 'possibly below' when it straddles, not "
+    "from fewer than 10 tasks)"
+)
+CONSISTENCY_CAPTION = (
+    "Rubric consistency: Cronbach's alpha with each benchmark an item and each test case "
+    "scored on all of them a subject (Feldt 95% CI; flagged against 0.7)"
 )
 
 
 def reliability_rows(results: SmeResults) -> str:
     """The reliability table's header and rows (HTML): per benchmark, kappa and alpha on
-    applicability and pass/flag, ICC and interval alpha on scores, Cronbach's alpha, and SME vs
-    automated agreement (hybrid); flags in red on a row of their own."""
+    applicability and pass/flag, ICC and interval alpha on scores, and SME vs automated
+    agreement (hybrid); flags in red on a row of their own."""
     head = (
         "<tr><th align='left'>code</th><th>κ appl.</th><th>α appl.</th><th>κ pass/flag</th>"
-        "<th>α pass/flag</th><th>ICC</th><th>α score</th><th>Cronbach</th>"
+        "<th>α pass/flag</th><th>ICC (n)</th><th>α score</th>"
         "<th>vs auto κ / qwk</th></tr>"
     )
     rows = ""
@@ -88,12 +104,12 @@ def reliability_rows(results: SmeResults) -> str:
         ci = r.ci or {}
         cells = (
             _cell(r.kappa.get("applicability"), ci, "applicability", "kappa"),
-            _cell(r.alpha.get("applicability"), ci, "applicability", "alpha"),
+            _cell(r.alpha.get("applicability"), ci, "applicability", "alpha",
+                  r.units.get("applicability")),
             _cell(r.kappa.get("outcome"), ci, "outcome", "kappa"),
-            _cell(r.alpha.get("outcome"), ci, "outcome", "alpha"),
-            _cell(r.icc, ci, "score", "icc"),
-            _cell(r.alpha.get("score"), ci, "score", "alpha"),
-            _cell(r.cronbach, ci, "", ""),
+            _cell(r.alpha.get("outcome"), ci, "outcome", "alpha", r.units.get("outcome")),
+            _cell(r.icc, ci, "score", "icc", r.icc_units),
+            _cell(r.alpha.get("score"), ci, "score", "alpha", r.units.get("score")),
         )
         rows += (
             f"<tr><td>{html.escape(r.code)}</td>"
@@ -102,18 +118,30 @@ def reliability_rows(results: SmeResults) -> str:
         )
         if r.flags:
             rows += (
-                f"<tr><td></td><td colspan='8' style='color:{FLAG_COLOUR}'>"
+                f"<tr><td></td><td colspan='7' style='color:{FLAG_COLOUR}'>"
                 f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
             )
     return head + rows
 
 
+def consistency_rows(results: SmeResults) -> str:
+    """Each rubric's Cronbach's alpha with its Feldt interval, cases and flag (HTML rows)."""
+    head = "<tr><th>rubric</th><th>Cronbach α</th><th>cases</th><th>flag</th></tr>"
+    return head + "".join(
+        f"<tr><td>{html.escape(r.code)}</td>"
+        + _cell(r.cronbach.value, {"c": {"a": r.cronbach.ci}}, "c", "a")
+        + f"<td align='right'>{r.cronbach.cases}</td>"
+        f"<td style='color:{FLAG_COLOUR}'>{html.escape(r.cronbach.flag or '')}</td></tr>"
+        for r in results.rubrics
+    )
+
+
 def reliability_html(results: SmeResults) -> str:
-    """The reliability table as the app's tab shows it (a caption line above the table)."""
+    """The reliability and rubric-consistency tables as the app's tab shows them."""
+    table = "<table cellspacing='0' cellpadding='3' border='1' width='100%'>"
     return (
-        f"<p><b>{RELIABILITY_CAPTION}</b></p>"
-        "<table cellspacing='0' cellpadding='3' border='1' width='100%'>"
-        f"{reliability_rows(results)}</table>"
+        f"<p><b>{RELIABILITY_CAPTION}</b></p>{table}{reliability_rows(results)}</table>"
+        f"<p><b>{CONSISTENCY_CAPTION}</b></p>{table}{consistency_rows(results)}</table>"
     )
 
 
@@ -122,8 +150,14 @@ def basis_rows(results: SmeResults) -> list[tuple[str, str]]:
     basis = results.basis
     return [
         ("Reference verdict", str(basis["reference"])),
-        ("Confidence intervals", f"{basis['confidence']:.0%} percentile bootstrap over items, "
-         f"{basis['n_resamples']:,} bootstrap resamples, seed {basis['seed']}; none below "
-         f"{basis['min_items_for_ci']} items"),
-        ("Score reliability", f"{basis['icc_form']} (each task's SMEs come from a larger pool)"),
+        ("Pass-rate interval", f"{basis['confidence']:.0%} {basis['pass_rate_interval']}; "
+         f"{basis['below_minimum']} below {basis['min_items_for_ci']['pass_rate']} items"),
+        ("Score interval", f"{basis['score_interval']} ({basis['n_resamples']:,} resamples, "
+         f"seed {basis['seed']}); {basis['below_minimum']} below "
+         f"{basis['min_items_for_ci']['score']} items"),
+        ("Threshold decision", str(basis["threshold_rule"])),
+        ("Rubric weights", str(basis["rubric_weights"])),
+        ("Score reliability", f"{basis['icc_form']} (each task's SMEs come from a larger pool); "
+         f"{basis['reliability_flags']}"),
+        ("Cronbach's item", str(basis["cronbach_item"])),
     ]

@@ -338,6 +338,7 @@ class SmeItem(Base):
     ground_truth: Mapped[Any] = mapped_column(JSON, nullable=True)
     output: Mapped[Any] = mapped_column(JSON)
     system: Mapped[str] = mapped_column(String(200), default="")  # never shown to an SME
+    run: Mapped[int | None] = mapped_column(Integer, nullable=True)  # K runs of one output
     content_hash: Mapped[str] = mapped_column(String(64))
     source_file: Mapped[str] = mapped_column(Text, default="")
     imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -14,10 +14,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.judging.report import table9_matrix
+from annotator.judging.report import INTERVAL_NOTE, table9_cells
 from annotator.judging.runfile import ALL_TARGETS
 
-FIELDS = ("n", "binary", "ci", "exact", "within_one", "qwk", "label_agreement", "label_kappa")
+FIELDS = ("n", "n_cases", "binary", "ci", "exact", "within_one", "qwk", "label_agreement",
+          "label_kappa")
 
 
 def _fmt(value: Any) -> str:
@@ -40,6 +41,9 @@ class AgreementTab(QWidget):
         refresh.clicked.connect(self.refresh)
         layout.addWidget(refresh)
         layout.addWidget(QLabel("<b>Macro binary agreement</b> (0-1 vs 2-3, four targets)"))
+        note = QLabel(f"95% intervals: {INTERVAL_NOTE}")
+        note.setWordWrap(True)
+        layout.addWidget(note)
         self.matrix = QTableWidget(self)
         self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.matrix.cellClicked.connect(self.show_pair)
@@ -55,14 +59,14 @@ class AgreementTab(QWidget):
     def refresh(self) -> None:
         self.report = self.load()
         raters = self.report["raters"]
-        matrix = table9_matrix(self.report)
+        matrix = table9_cells(self.report)
         self.matrix.setRowCount(max(len(raters) - 1, 0))
         self.matrix.setColumnCount(max(len(raters) - 1, 0))
         self.matrix.setVerticalHeaderLabels(raters[:-1])
         self.matrix.setHorizontalHeaderLabels(raters[1:])
         for i in range(len(raters) - 1):
             for j in range(1, len(raters)):
-                text = _fmt(matrix[i][j]) if j > i else ""
+                text = matrix[i][j] if j > i else ""
                 self.matrix.setItem(i, j - 1, QTableWidgetItem(text))
         self.matrix.resizeColumnsToContents()
         if self.report["pairs"]:
@@ -83,7 +87,7 @@ class AgreementTab(QWidget):
             return
         self.pair_title.setText(
             f"<b>{pair['a']} vs {pair['b']}</b>: {pair['n_items']} output(s) both scored, "
-            f"macro binary {_fmt(pair['macro_binary'])}"
+            f"macro binary {_fmt(pair['macro_binary'])} over {pair.get('macro_n', 0)} case(s)"
         )
         for r, target in enumerate(ALL_TARGETS):
             figures = pair["targets"][target]

@@ -126,5 +126,6 @@ class ResultsTab(QWidget):
         self.status.setText(
             f"{len(results.benchmarks)} benchmark(s), {len(results.rubrics)} rubric(s); "
             f"{basis['n_resamples']:,} bootstrap resamples, seed {basis['seed']}; "
-            f"reference: {basis['reference']}."
+            f"reference: {basis['reference']}. Threshold {basis['threshold_rule']}. "
+            f"Rubric weights {basis['rubric_weights']}."
         )

@@ -72,8 +72,11 @@ class CaseKind(RatingKind):
 
     def entered(self, key: str, value: Any) -> Any:
         """A suggestible label set by hand records ``how``, so a draft's suggestion never
-        silently becomes a label."""
+        silently becomes a label. A stage given as ``unranked`` marks the exam explicitly
+        unranked (None alone would clear the stage)."""
         family, _item = L.split_key(key)
+        if family == "stage" and value == "unranked":
+            return {"value": None, "how": "set"}
         if family in L.SUGGESTIBLE and value is not None and not (
             isinstance(value, dict) and "how" in value
         ):

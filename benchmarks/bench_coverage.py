@@ -1,0 +1,213 @@
+"""Benchmark (not a test): coverage of every 95% interval the app prints, on a stated grid.
+
+Run: ``python benchmarks/bench_coverage.py [--reps 1000] [--only NAME ...]``. Prints one
+Markdown row per figure and grid point: n, the true value, coverage (share of replications
+whose interval contains the truth), the share where the app printed no interval ("too few"
+or undefined), and the run time. The table in ``docs/statistics.md`` is its output.
+
+Grid: n = 10, 30, 100 units (items, cases) x a low, middle and high true value. Intervals
+are the app's own code paths (``Measure.interval``, ``icc``, ``wilson_interval``,
+``bca_interval``, ``case_bca_interval``) with their seeds; each replication draws new data.
+
+Generating models (written down, as the coverage depends on them):
+
+- Ratings (kappa, alpha per level, AC1, AC2): each unit has a true category t drawn
+  uniformly from 5 ordered categories with values (1, 2, 3.5, 5, 11) (unevenly spaced, all
+  positive for the ratio level); each of the raters (2 for Cohen's kappa, 3 otherwise)
+  reports t with probability rho, else a category drawn uniformly. rho = 0.3, 0.6, 0.9.
+  The true coefficient is its value on 200,000 units of the same model.
+- ICC(1,1): score = unit effect N(0, s^2) + rater noise N(0, 1), 3 ratings per unit,
+  s^2 chosen for true ICC 0.3, 0.6, 0.9 (ICC = s^2 / (s^2 + 1)).
+- SME pass rate: k ~ Binomial(n, p), p = 0.03, 0.5, 0.97: coverage computed exactly.
+- SME mean normalised score: item score ~ Binomial(4, theta) / 4 (a 0..4 scale normalised),
+  theta = 0.2, 0.5, 0.85; the truth is theta.
+- Rubric score: two benchmarks, weights 0.4 and 0.6, n items each, theta as above for the
+  first and theta + 0.05 (capped at 0.95) for the second; truth their weighted mean.
+- Table 9 cell: per case, the four targets agree (binary, 0-1 vs 2-3) independently with
+  probability q (trajectory: 2 diagnoses per case); q = 0.6, 0.8, 0.95; truth q.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+from scipy.stats import binom
+
+from annotator.agreement.icc import icc
+from annotator.agreement.intervals import bca_interval, case_bca_interval, wilson_interval
+from annotator.agreement.measure import Measure, Ratings
+
+VALUES = np.array([1.0, 2.0, 3.5, 5.0, 11.0])
+GRID_N = (10, 30, 100)
+RHOS = (0.3, 0.6, 0.9)
+K = len(VALUES)
+
+MEASURES: dict[str, tuple[Measure, int]] = {
+    "Cohen's kappa (2 raters)": (Measure("mean_pairwise_cohen_kappa", n_categories=K), 2),
+    "alpha nominal": (Measure("krippendorff_alpha", n_categories=K, level="nominal"), 3),
+    "alpha ordinal": (Measure("krippendorff_alpha", n_categories=K, level="ordinal"), 3),
+    "alpha interval": (Measure("krippendorff_alpha", "values", level="interval"), 3),
+    "alpha ratio": (Measure("krippendorff_alpha", "values", level="ratio"), 3),
+    "Gwet's AC1": (Measure("gwet_ac1", n_categories=K), 3),
+    "Gwet's AC2 (quadratic)": (Measure("gwet_ac2", n_categories=K, weights="quadratic"), 3),
+}
+
+
+def ratings(rng: np.random.Generator, n: int, raters: int, rho: float) -> Ratings:
+    truth = rng.integers(0, K, size=n)
+    noise = rng.integers(0, K, size=(n, raters))
+    codes = np.where(rng.random((n, raters)) < rho, truth[:, None], noise).astype(float)
+    return Ratings(codes, list(range(n)), VALUES[codes.astype(int)])
+
+
+def coverage(draw: Callable[[np.random.Generator], tuple[float, float] | None], truth: float,
+             reps: int, seed: int) -> tuple[float, float]:
+    """(coverage among printed intervals, share with no interval)."""
+    rng = np.random.default_rng(seed)
+    hits = printed = 0
+    for _ in range(reps):
+        ci = draw(rng)
+        if ci is None:
+            continue
+        printed += 1
+        hits += ci[0] <= truth <= ci[1]
+    return (hits / printed if printed else float("nan")), 1 - printed / reps
+
+
+def row(name: str, n: int, truth: float, cov: float, none: float, seconds: float) -> None:
+    shown = "too few" if none == 1 else f"{cov:.3f}"
+    print(f"| {name} | {n} | {truth:.3f} | {shown} | {none:.0%} | {seconds:.0f} s |", flush=True)
+
+
+def agreement_rows(reps: int, only: set[str]) -> None:
+    for name, (measure, raters) in MEASURES.items():
+        if only and name not in only:
+            continue
+        for rho in RHOS:
+            truth = measure.estimate(ratings(np.random.default_rng(99), 200_000, raters, rho))
+            assert truth is not None
+            for n in GRID_N:
+                start = time.perf_counter()
+
+                def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
+                         measure: Measure = measure, raters: int = raters
+                         ) -> tuple[float, float] | None:
+                    ci = measure.interval(ratings(rng, n, raters, rho))
+                    return None if ci is None else ci.interval
+
+                cov, none = coverage(draw, truth, reps, n)
+                row(name, n, truth, cov, none, time.perf_counter() - start)
+
+
+def icc_rows(reps: int) -> None:
+    for target in RHOS:
+        s = np.sqrt(target / (1 - target))
+        for n in GRID_N:
+            start = time.perf_counter()
+
+            def draw(rng: np.random.Generator, n: int = n, s: float = s
+                     ) -> tuple[float, float] | None:
+                x = rng.normal(0, s, size=(n, 1)) + rng.normal(0, 1, size=(n, 3))
+                forms = icc(x)
+                return None if forms is None else forms["ICC(1,1)"].ci95
+
+            cov, none = coverage(draw, target, reps, n)
+            row("ICC(1,1) (F-based)", n, target, cov, none, time.perf_counter() - start)
+
+
+def pass_rate_rows() -> None:
+    for p in (0.03, 0.5, 0.97):
+        for n in GRID_N:
+            start = time.perf_counter()
+            k = np.arange(n + 1)
+            bounds = [wilson_interval(int(x), n) for x in k]
+            covered = np.array([b is not None and b.low <= p <= b.high for b in bounds])
+            row("SME pass rate (Wilson, exact)", n, p, float(binom.pmf(k, n, p)[covered].sum()),
+                0.0, time.perf_counter() - start)
+
+
+def mean_rows(reps: int) -> None:
+    for theta in (0.2, 0.5, 0.85):
+        for n in GRID_N:
+            start = time.perf_counter()
+
+            def draw(rng: np.random.Generator, n: int = n, theta: float = theta
+                     ) -> tuple[float, float] | None:
+                scores = rng.binomial(4, theta, size=n) / 4
+                ci = bca_interval([scores], seed=int(rng.integers(2**31)))
+                return None if ci is None else ci.bounds
+
+            cov, none = coverage(draw, theta, reps, n)
+            row("SME mean score (BCa)", n, theta, cov, none, time.perf_counter() - start)
+
+
+def rubric_rows(reps: int) -> None:
+    for theta in (0.2, 0.5, 0.85):
+        second = min(theta + 0.05, 0.95)
+        truth = 0.4 * theta + 0.6 * second
+        for n in GRID_N:
+            start = time.perf_counter()
+
+            def draw(rng: np.random.Generator, n: int = n, theta: float = theta,
+                     second: float = second) -> tuple[float, float] | None:
+                samples = [rng.binomial(4, theta, size=n) / 4,
+                           rng.binomial(4, second, size=n) / 4]
+                ci = bca_interval(samples, [0.4, 0.6], seed=int(rng.integers(2**31)))
+                return None if ci is None else ci.bounds
+
+            cov, none = coverage(draw, truth, reps, n)
+            row("Rubric score (stratified BCa)", n, truth, cov, none,
+                time.perf_counter() - start)
+
+
+def table9_rows(reps: int) -> None:
+    def macro(s: np.ndarray) -> float | None:
+        ratios = [s[2 * i + 1] / s[2 * i] if s[2 * i] > 0 else None for i in range(4)]
+        return None if any(r is None for r in ratios) else float(np.mean(ratios))  # type: ignore[arg-type]
+
+    for q in (0.6, 0.8, 0.95):
+        for n in GRID_N:
+            start = time.perf_counter()
+
+            def draw(rng: np.random.Generator, n: int = n, q: float = q
+                     ) -> tuple[float, float] | None:
+                units = np.array([1, 1, 1, 2])  # trajectory: two diagnoses per case
+                rows = np.empty((n, 8))
+                rows[:, 0::2] = units  # per target: [units, agreeing units], as table9 sums
+                rows[:, 1::2] = rng.binomial(units, q, size=(n, 4))
+                ci = case_bca_interval(rows, macro, seed=0)
+                return None if ci is None else ci.bounds
+
+            cov, none = coverage(draw, q, reps, n)
+            row("Table 9 cell (case BCa)", n, q, cov, none, time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument("--only", nargs="*", default=[],
+                        help="agreement figures by name, or: icc pass mean rubric table9")
+    args = parser.parse_args()
+    only = set(args.only)
+    print("| figure | n | true value | coverage | no interval | run time |")
+    print("|---|---|---|---|---|---|")
+    if not only or "pass" in only:
+        pass_rate_rows()
+    if not only or "mean" in only:
+        mean_rows(args.reps)
+    if not only or "rubric" in only:
+        rubric_rows(args.reps)
+    if not only or "table9" in only:
+        table9_rows(args.reps)
+    if not only or "icc" in only:
+        icc_rows(args.reps)
+    names = only & set(MEASURES)
+    if not only or names:
+        agreement_rows(args.reps, names)
+
+
+if __name__ == "__main__":
+    main()

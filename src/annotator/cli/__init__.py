@@ -24,6 +24,7 @@ from annotator.cli import (
     imports,
     judging,
     project,
+    redact,
     review,
     sme,
     stats,
@@ -40,6 +41,7 @@ __all__ = ["COMMAND_MODULES", "EXIT_ERROR", "EXIT_FAILED", "build_parser", "main
 COMMAND_MODULES: tuple[ModuleType, ...] = (
     project,
     imports,
+    redact,
     users,
     stats,
     agreement,

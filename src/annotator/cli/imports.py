@@ -60,10 +60,17 @@ def _print_report(report: ImportReport) -> None:
             print(f"    removed:   {text}")
         for key, original in o.normalised.items():
             print(f"    normalised {key} (was {original!r})")
+        if o.flagged_images:
+            print(f"    burned-in text: {o.flagged_images} image(s) to review (redact --list)")
     counts = {s: report.count(s) for s in _STATUSES}
     print(
         ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)
         or "nothing to import"
     )
+    flagged = sum(o.flagged_images for o in report.outcomes)
+    if flagged:
+        cases = sum(1 for o in report.outcomes if o.flagged_images)
+        print(f"{flagged} image(s) in {cases} case(s) may show burned-in text: review them"
+              " (annotator redact --list) before export")
     if report.changed_nothing and not report.failed and report.outcomes:
         print("nothing changed: every case was already imported")

@@ -27,6 +27,7 @@ from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
+from annotator.services.pixel_review import list_images, no_phi
 from annotator.services.review import actions, base, decisions
 from annotator.services.sme_demo import demo_sme_review
 from annotator.services.status import project_status
@@ -111,6 +112,7 @@ def _fill(project: Project, location: str) -> str:
             f"{o.file}: {o.reason}" for o in report.outcomes if o.status in ("rejected", "refused")
         ]
         raise ProjectError("the bundled demo cases did not import: " + "; ".join(bad))
+    _review_images(project)
     assign(project, CURATOR, 2)
     plan = replay_work(project)
     demo_judge_scoring(project, CURATOR, SENIOR, SEED)
@@ -133,6 +135,15 @@ def _fill(project: Project, location: str) -> str:
     lines += [f"  {k}: {v}" for k, v in counts.items()]
     lines.append(f"  green-lit: {', '.join(plan.green_lit)}")
     return "\n".join(lines)
+
+
+def _review_images(project: Project) -> None:
+    """The simulated curator reviews every image flagged for burned-in text: the demo's
+    text is the scanner's settings and the figures' own labels, no patient data."""
+    for row in list_images(project, CURATOR):
+        if row.unresolved:
+            no_phi(project, CURATOR, row.case_id, row.draft_path,
+                   "scanner settings and figure labels only, no patient data")
 
 
 def _plan(case_ids: list[str], needs_fix: set[str]) -> DemoPlan:

@@ -22,6 +22,7 @@ from annotator.imaging.probe import PNG
 from annotator.ingest import CaseCandidate
 from annotator.ingest.deidentify import same_raster
 from annotator.ingest.reader import iter_case_sources
+from annotator.services.pixel_review import checked_hashes, store_checks
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
 from annotator.store.history import record
@@ -49,6 +50,7 @@ class CaseOutcome:
     warnings: list[str] = dataclasses.field(default_factory=list)
     removed: list[str] = dataclasses.field(default_factory=list)
     normalised: dict[str, Any] = dataclasses.field(default_factory=dict)
+    flagged_images: int = 0  # images to review for burned-in text (redact --list)
 
 
 @dataclass
@@ -86,9 +88,11 @@ def import_cases(
     """Import draft case files or folders; good cases go in even when others fail."""
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing cases")
+        checked = set(checked_hashes(session))
     seed = str(project.setting("deid_seed"))
     report = ImportReport()
-    for part in iter_case_sources(list(paths), deidentify=deidentify, seed=seed):
+    for part in iter_case_sources(list(paths), deidentify=deidentify, seed=seed,
+                                  checked=frozenset(checked)):
         for rejection in part.rejected:
             report.outcomes.append(
                 CaseOutcome(
@@ -99,13 +103,14 @@ def import_cases(
                     rejection.field,
                 )
             )
-        report.outcomes += _apply_batch(project, actor, part.accepted, new_version)
+        report.outcomes += _apply_batch(project, actor, part.accepted, new_version, checked)
     report.outcomes.sort(key=lambda o: (o.file, o.case_id or ""))
     return report
 
 
 def _apply_batch(
-    project: Project, actor: str, candidates: list[CaseCandidate], new_version: bool
+    project: Project, actor: str, candidates: list[CaseCandidate], new_version: bool,
+    checked: set[str],
 ) -> list[CaseOutcome]:
     """Store a batch of cases in one transaction, each case in its own savepoint.
 
@@ -121,6 +126,9 @@ def _apply_batch(
             try:
                 with session.begin_nested():
                     outcome = _apply(session, project, actor, candidate, new_version, stored)
+                    if outcome.status != "unchanged":
+                        outcome.flagged_images = store_checks(
+                            session, candidate.images, candidate.content, checked)
                 known = stored
             except AnnotatorError as exc:
                 outcome = CaseOutcome(candidate.case_id, str(candidate.file), "refused",

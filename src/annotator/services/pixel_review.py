@@ -31,7 +31,7 @@ from annotator.ingest.pixel_text import check_pixels, exam_modalities, exam_reas
 from annotator.ingest.results import CandidateImage
 from annotator.services.users import require_role
 from annotator.store.history import record
-from annotator.store.project import Project
+from annotator.store.project import Project, vacuum
 from annotator.store.schema import (
     Case,
     CaseImage,
@@ -234,8 +234,7 @@ def redact(project: Project, actor: str, case_id: str, draft_path: str,
             record(session, actor, "image_redacted", case_pk=case_pk, key=draft_path,
                    before={"sha256": old}, after={"sha256": new, "boxes": [list(b) for b in boxes]})
         _drop_blob(session, project, old)
-    if project.is_sqlite:
-        _vacuum(project)
+    vacuum(project)
     return new
 
 
@@ -345,12 +344,6 @@ def _drop_blob(session: Session, project: Project, sha: str) -> None:
     if project.folder is not None:
         for cached in (project.folder / "cache").rglob(f"{sha}*"):
             cached.unlink(missing_ok=True)
-
-
-def _vacuum(project: Project) -> None:
-    """Rewrite the SQLite file so the freed pages holding the old bytes are gone."""
-    with project.engine.connect() as connection:
-        connection.exec_driver_sql("VACUUM")
 
 
 def burn_boxes(data: bytes, boxes: Sequence[Box], *, name: str) -> tuple[bytes, str]:

@@ -144,3 +144,50 @@ def test_scan_checks_images_stored_before(texted: Project) -> None:
     assert pixel_review.scan(texted, CURATOR) > 0
     assert "unchecked" not in {r.status for r in pixel_review.list_images(texted, CURATOR,
                                                                            all_images=True)}
+
+
+def _text_in_h1_only(folder: Path) -> Path:
+    path = write_drafts(folder)
+    cases = json.loads(path.read_text("utf-8"))
+    for case in cases:
+        if case["case_id"] == "H1":
+            case["imaging_examinations"][0]["image_paths"] = ["img/text.png"]
+    path.write_text(json.dumps(cases), "utf-8")
+    (folder / "img" / "text.png").write_bytes(TEXT.data)
+    return path
+
+
+def test_bundle_leaves_out_a_case_with_an_unreviewed_image(tmp_path: Path) -> None:
+    from annotator.services.sync_bundle import make_bundle
+    from export.conftest import annotators_of
+
+    project = build(str(tmp_path / "p"), tmp_path / "drafts", writer=_text_in_h1_only)
+    try:
+        name = annotators_of(project, "H1")[0]
+        result = make_bundle(project, CURATOR, name, tmp_path / "b.annotator-bundle")
+        assert "H1" in result.left_out and "img/text.png" in result.left_out["H1"]
+        assert "H1" not in result.case_ids and result.case_ids
+        pixel_review.no_phi(project, CURATOR, "H1", "img/text.png", "made-up test strings")
+        again = make_bundle(project, CURATOR, name, tmp_path / "c.annotator-bundle")
+        assert "H1" in again.case_ids and not again.left_out
+    finally:
+        project.close()
+
+
+def test_green_light_warns_about_unreviewed_images(tmp_path: Path) -> None:
+    from annotator.services import annotating
+    from annotator.services.review import base, decisions
+    from export.conftest import SENIOR, annotators_of
+
+    project = build(str(tmp_path / "p"), tmp_path / "drafts", writer=_with_text)
+    try:
+        for name in annotators_of(project, "H1"):
+            annotating.accept_suggestions(project, name, "H1")
+            annotating.submit(project, name, "H1")
+        for item in base.review_case(project, "H1").final.open:
+            decisions.decide(project, SENIOR, "H1", item.key, "optional", "clinical_judgement",
+                             "as the draft says")
+        review = decisions.green_light(project, SENIOR, "H1")
+        assert any("case H1, Figure 1, image img/f1.png" in w for w in review.warnings)
+    finally:
+        project.close()

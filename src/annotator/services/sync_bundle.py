@@ -11,7 +11,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -128,12 +127,12 @@ def _bundle_cases(
     """The cases to bundle and their images, and the cases left out with the reason: an
     image that may show burned-in text and that no curator reviewed (an exam missing one
     image could not be labelled fairly)."""
-    rows: list[Any] = list(session.execute(
+    rows = session.execute(
         select(Annotation, Case)
         .join(Case, Case.id == Annotation.case_pk)
         .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
         .order_by(Case.case_id)
-    ))
+    ).all()
     pending = unresolved(session, [case.case_id for _, case in rows])
     never = [p for p in pending if p.status == "unchecked"]
     if never:

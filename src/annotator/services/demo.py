@@ -27,7 +27,7 @@ from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
-from annotator.services.pixel_review import list_images, no_phi
+from annotator.services.pixel_review import accept_suggested, list_images, no_phi
 from annotator.services.review import actions, base, decisions
 from annotator.services.sme_demo import demo_sme_review
 from annotator.services.status import project_status
@@ -38,6 +38,7 @@ from annotator.store.project import Project, is_url, open_project, project_is_em
 from annotator.store.schema import Case, CaseRevision
 
 CURATOR = "Sam Curator"
+REDACTED_CASE = "demo-007"  # its f4_a.png carries a made-up burned-in name
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
 SENIOR = "Dr Dana Weiss"
 SEED = 20261122
@@ -138,8 +139,10 @@ def _fill(project: Project, location: str) -> str:
 
 
 def _review_images(project: Project) -> None:
-    """The simulated curator reviews every image flagged for burned-in text: the demo's
+    """The simulated curator reviews every image flagged for burned-in text: a made-up
+    name and birth date burned into demo-007's post-contrast T1 is blacked out; the other
     text is the scanner's settings and the figures' own labels, no patient data."""
+    accept_suggested(project, CURATOR, [REDACTED_CASE])
     for row in list_images(project, CURATOR):
         if row.unresolved:
             no_phi(project, CURATOR, row.case_id, row.draft_path,

@@ -56,8 +56,28 @@ def test_planted_strings_are_flagged(found: list[tuple[object, list]]) -> None:
             planted += 1
             flagged += any(_overlaps(string.box, t.box.as_list()) for t in boxes
                            if t.frame == string.frame)
-    # Measured 92% on this matrix (benchmarks/bench_burned_text.py); issue 24 asks 95%.
-    assert flagged / planted >= 0.90, (flagged, planted)
+    assert flagged / planted >= 0.95, (flagged, planted)  # issue 24's bar
+
+
+def _covered(box: tuple[int, int, int, int], found: list) -> bool:
+    x, y, w, h = box
+    mask = np.zeros((y + h, x + w), dtype=bool)
+    for t in found:
+        b = t.box
+        mask[b.y:b.y + b.h, b.x:b.x + b.w] = True
+    return bool(mask[y:y + h, x:x + w].all())
+
+
+def test_the_proposed_boxes_cover_the_planted_strings(found: list[tuple[object, list]]
+                                                      ) -> None:
+    planted = covered = 0
+    for image, boxes in found:
+        for string in image.planted:  # type: ignore[attr-defined]
+            planted += 1
+            covered += _covered(string.box, [t for t in boxes if t.frame == string.frame])
+    # What redact --accept-suggested blacks out. Measured 136 of 144 (94%): every string
+    # flagged but two is covered whole; the misses are the strings not flagged.
+    assert covered / planted >= 0.93, (covered, planted)
 
 
 def test_textless_images_are_not_flagged() -> None:

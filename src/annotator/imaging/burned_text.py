@@ -224,7 +224,16 @@ def _line_crop(grey: np.ndarray, candidate: Candidate) -> np.ndarray | None:
     text = crop <= _otsu(crop)
     if text.mean() > _MAX_INK:
         return None
-    return np.where(text, 0, 255).astype(np.uint8)
+    return np.where(_inside(text), 0, 255).astype(np.uint8)
+
+
+def _inside(ink: np.ndarray) -> np.ndarray:
+    """The ink without the parts that touch the crop's edge: background (the edge of the
+    body, a bright corner) that binarisation put on the text's side, never a letter of the
+    line, which lies inside the margins."""
+    labels, _ = ndimage.label(ink)
+    edge = np.unique(np.concatenate((labels[0], labels[-1], labels[:, 0], labels[:, -1])))
+    return ink & ~np.isin(labels, edge[edge > 0])
 
 
 def _otsu(pixels: np.ndarray) -> int:
@@ -290,8 +299,8 @@ def ocr_lines(grey: np.ndarray, candidates: list[Candidate], frame: int = 0
         for (index, crop), top in zip(crops, tops, strict=True):
             if top <= centre < top + crop.shape[0]:
                 best[index] = max(best.get(index, 0.0), confidence)
-    return [TextBox(frame, _cover(_line_of(candidates[i].box, candidates), grey.shape), best[i])
-            for i in sorted(best)]
+    return _join_lines([TextBox(frame, _cover(_line_of(candidates[i].box, candidates),
+                                              grey.shape), best[i]) for i in sorted(best)])
 
 
 def _line_of(box: Box, candidates: list[Candidate]) -> Box:
@@ -314,12 +323,43 @@ def _line_of(box: Box, candidates: list[Candidate]) -> Box:
 
 
 def _cover(box: Box, shape: tuple[int, ...]) -> Box:
-    """The line's box grown to cover anti-aliased edges and descenders, inside the frame."""
+    """The line's box grown to cover anti-aliased edges and descenders, inside the frame;
+    a line that nearly reaches an edge of the frame runs on to it (text cut by the edge)."""
     pad, side = max(2, box.h // 4), max(3, box.h // 2)  # a "T" overhangs its stroke
+    height, width = int(shape[0]), int(shape[1])
     x, y = max(0, box.x - side), max(0, box.y - pad)
-    right = min(int(shape[1]), box.x + box.w + side)
-    bottom = min(int(shape[0]), box.y + box.h + pad)
+    right, bottom = min(width, box.x + box.w + side), min(height, box.y + box.h + pad)
+    x, y = (0 if x <= side else x), (0 if y <= pad else y)
+    right = width if width - right <= side else right
+    bottom = height if height - bottom <= pad else bottom
     return Box(x, y, right - x, bottom - y)
+
+
+def _same_line(a: Box, b: Box) -> bool:
+    overlap = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
+    gap = max(b.x - (a.x + a.w), a.x - (b.x + b.w))
+    return overlap >= 0.5 * min(a.h, b.h) and gap <= 3 * max(a.h, b.h)
+
+
+def _join_lines(found: list[TextBox]) -> list[TextBox]:
+    """Boxes of one line read in pieces become one box (the gap between them is text)."""
+    joined = list(found)
+    merged = True
+    while merged:
+        merged = False
+        for i, a in enumerate(joined):
+            j = next((j for j in range(i + 1, len(joined)) if joined[j].frame == a.frame
+                      and _same_line(a.box, joined[j].box)), None)
+            if j is None:
+                continue
+            b = joined.pop(j)
+            x, y = min(a.box.x, b.box.x), min(a.box.y, b.box.y)
+            box = Box(x, y, max(a.box.x + a.box.w, b.box.x + b.box.w) - x,
+                      max(a.box.y + a.box.h, b.box.y + b.box.h) - y)
+            joined[i] = TextBox(a.frame, box, max(a.confidence, b.confidence))
+            merged = True
+            break
+    return joined
 
 
 def find_text(grey: np.ndarray, frame: int = 0) -> list[TextBox]:

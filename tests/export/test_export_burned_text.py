@@ -191,3 +191,21 @@ def test_green_light_warns_about_unreviewed_images(tmp_path: Path) -> None:
         assert any("case H1, Figure 1, image img/f1.png" in w for w in review.warnings)
     finally:
         project.close()
+
+
+def test_an_import_without_the_check_leaves_its_images_unchecked(tmp_path: Path) -> None:
+    from annotator.services.users import add_user
+    from annotator.store.project import open_project
+
+    project = open_project(str(tmp_path / "p"))
+    try:
+        add_user(project, "(setup)", CURATOR, ["curator"])
+        import_cases(project, CURATOR, [_with_text(tmp_path / "d")], check_pixels=False)
+        rows = pixel_review.list_images(project, CURATOR, all_images=True)
+        assert rows and {r.status for r in rows} == {"unchecked"}
+        assert "never checked" in rows[0].describe()
+        pixel_review.scan(project, CURATOR)
+        rows = pixel_review.list_images(project, CURATOR, all_images=True)
+        assert {r.status for r in rows if r.draft_path == "img/f1.png"} == {"flagged"}
+    finally:
+        project.close()

@@ -84,15 +84,20 @@ def import_cases(
     *,
     new_version: bool = False,
     deidentify: bool = True,
+    check_pixels: bool = True,
 ) -> ImportReport:
-    """Import draft case files or folders; good cases go in even when others fail."""
+    """Import draft case files or folders; good cases go in even when others fail.
+
+    ``check_pixels=False`` leaves the burned-in text check out (the bench measures its
+    cost); the images are then unchecked, and export refuses them until ``redact --scan``.
+    """
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "importing cases")
         checked = set(checked_hashes(session))
     seed = str(project.setting("deid_seed"))
     report = ImportReport()
     for part in iter_case_sources(list(paths), deidentify=deidentify, seed=seed,
-                                  checked=frozenset(checked)):
+                                  checked=frozenset(checked), check_pixels=check_pixels):
         for rejection in part.rejected:
             report.outcomes.append(
                 CaseOutcome(

@@ -62,3 +62,35 @@ def test_only_curators_redact_and_bad_input_is_one_line(team: Project, tmp_path:
         pixel_review.redact(team, "cu", "A1", "img/f1.png", [(5000, 0, 5, 5)])
     with pytest.raises(pixel_review.RedactionError, match="four whole numbers"):
         pixel_review.parse_box("1,2,3")
+
+
+@pytest.mark.parametrize("index", [6, 7, 2])  # 16-bit MR 3 frames, 8-bit CT 3 frames, 16-bit CT
+def test_dicom_redaction_blacks_out_every_frame_and_keeps_the_header(index: int) -> None:
+    from annotator.imaging.decode import decode_frame
+    from annotator.ingest.deidentify import read_dicom
+
+    image = text_image(index)
+    box = (10, 20, 60, 30)
+    out, media_type = pixel_review.burn_boxes(image.data, [box], name=image.name)
+    assert media_type == "application/dicom"
+    before, after = read_dicom(image.data), read_dicom(out)
+    assert [e.keyword for e in before if e.keyword != "PixelData"] == [
+        e.keyword for e in after if e.keyword != "PixelData"]
+    frames = decode_frame(out, 0).frames
+    for frame in range(frames):
+        raw = after.pixel_array if frames == 1 else after.pixel_array[frame]
+        assert raw[20:50, 10:70].max() == 0
+        assert decode_frame(out, frame).array.shape == decode_frame(image.data, frame).array.shape
+
+
+def test_a_compressed_dicom_kept_as_imported_is_written_native() -> None:
+    from pydicom.data import get_testdata_file
+
+    from annotator.ingest.deidentify import read_dicom
+
+    data = Path(get_testdata_file("MR_small_RLE.dcm", download=False)).read_bytes()
+    out, _ = pixel_review.burn_boxes(data, [(0, 0, 8, 8)], name="rle")
+    ds = read_dicom(out)
+    assert not ds.file_meta.TransferSyntaxUID.is_compressed
+    bits = int(ds.BitsStored)
+    assert ds.pixel_array[:8, :8].tolist() == [[-(1 << (bits - 1))] * 8] * 8  # signed: black

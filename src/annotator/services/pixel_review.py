@@ -373,21 +373,27 @@ def _burn_dicom(data: bytes, boxes: Sequence[Box], name: str) -> bytes:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ds = read_dicom(data)
+        if ds.file_meta.TransferSyntaxUID.is_compressed:  # kept as imported: write native
+            ds.decompress()
         pixels = np.array(ds.pixel_array)
     frames = pixels if int(ds.get("NumberOfFrames", 1) or 1) > 1 else pixels[np.newaxis]
-    info = np.iinfo(pixels.dtype) if pixels.dtype.kind in "iu" else None
-    monochrome1 = str(ds.get("PhotometricInterpretation", "")).strip() == "MONOCHROME1"
-    bits = int(ds.get("BitsStored", 0) or 0)
-    if monochrome1 and info is not None:
-        black = min(info.max, (1 << bits) - 1) if bits and pixels.dtype.kind == "u" else info.max
-    else:
-        black = info.min if info is not None and pixels.dtype.kind == "i" else 0
+    black = _black(ds, pixels.dtype)
     for frame in frames:
         _fill(frame, boxes, black, name)
     ds.PixelData = (frames if pixels.ndim == frames.ndim else frames[0]).tobytes()
     buffer = io.BytesIO()
     ds.save_as(buffer, enforce_file_format=True)
     return buffer.getvalue()
+
+
+def _black(ds: Any, dtype: np.dtype[Any]) -> int:
+    """The stored value shown black: the smallest one the pixel format holds, or the
+    largest for MONOCHROME1 (which shows high values dark)."""
+    bits = int(ds.get("BitsStored", 0) or 0) or dtype.itemsize * 8
+    signed = dtype.kind == "i"
+    low, high = ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1))
+    monochrome1 = str(ds.get("PhotometricInterpretation", "")).strip() == "MONOCHROME1"
+    return high if monochrome1 else low
 
 
 def _fill(pixels: np.ndarray, boxes: Sequence[Box], value: int, name: str) -> None:

@@ -94,3 +94,25 @@ def test_a_compressed_dicom_kept_as_imported_is_written_native() -> None:
     assert not ds.file_meta.TransferSyntaxUID.is_compressed
     bits = int(ds.BitsStored)
     assert ds.pixel_array[:8, :8].tolist() == [[-(1 << (bits - 1))] * 8] * 8  # signed: black
+
+
+def test_a_redacted_image_imported_again_in_a_new_case_stays_redacted(team: Project,
+                                                                      tmp_path: Path) -> None:
+    import_cases(team, "cu", [_drafts(tmp_path / "d")])
+    with team.read() as session:
+        original = session.scalars(CaseImage.__table__.select().with_only_columns(
+            CaseImage.sha256).where(CaseImage.draft_path == "img/f1.png")).first()
+    assert len(pixel_review.accept_suggested(team, "cu").redacted) == 1
+    later = import_cases(team, "cu", [_drafts_named(tmp_path / "e", "A3")])
+    assert [o.flagged_images for o in later.outcomes] == [0]
+    statuses = {r.case_id: r.status for r in pixel_review.list_images(team, "cu")
+                if r.draft_path == "img/f1.png"}
+    assert statuses == {"A1": "redacted", "A2": "redacted", "A3": "redacted"}
+    with team.read() as session:
+        assert session.get(ImageBlob, original) is None  # never stored again
+
+
+def _drafts_named(folder: Path, case_id: str) -> Path:
+    path = write_case_file(folder, [make_case(case_id)])
+    (folder / "img" / "f1.png").write_bytes(TEXT.data)
+    return path

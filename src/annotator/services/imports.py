@@ -22,7 +22,7 @@ from annotator.imaging.probe import PNG
 from annotator.ingest import CaseCandidate
 from annotator.ingest.deidentify import same_raster
 from annotator.ingest.reader import iter_case_sources
-from annotator.services.pixel_review import checked_hashes, store_checks
+from annotator.services.pixel_review import checked_hashes, redacted_hashes, store_checks
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
 from annotator.store.history import record
@@ -251,13 +251,22 @@ def _add_revision(
     )
     session.add(revision)
     session.flush()
+    # An image a curator redacted keeps its redaction: the stored, redacted bytes stand in
+    # for the draft's original, which never enters the store again.
+    redacted = redacted_hashes(session, [image.sha256 for image in cand.images])
     # Blobs first (each an INSERT of its own), then the image rows, which the next flush
     # writes together: no flush per image.
+    rows = []
     for image in cand.images:
-        project.images.put(session, image.data, image.media_type, known=stored,
-                           sha=image.sha256)
-        stored.add(image.sha256)
-    session.add_all([image.to_row(revision.id) for image in cand.images])
+        row = image.to_row(revision.id)
+        if image.sha256 in redacted:
+            row.sha256 = redacted[image.sha256]
+        else:
+            project.images.put(session, image.data, image.media_type, known=stored,
+                               sha=image.sha256)
+            stored.add(image.sha256)
+        rows.append(row)
+    session.add_all(rows)
     case.current_revision_id = revision.id
     case.updated_at = utcnow()
     return revision

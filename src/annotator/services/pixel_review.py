@@ -58,12 +58,14 @@ def checked_hashes(session: Session) -> frozenset[str]:
 
 def store_checks(session: Session, images: Sequence[CandidateImage], content: dict[str, Any],
                  checked: set[str]) -> int:
-    """Record the checks of a case's images; returns how many of them are flagged.
+    """Record the checks of a case's images; returns how many are flagged and unreviewed.
 
     ``checked`` holds the hashes with a check row (it grows here). An exam naming
     ultrasound or a photograph flags its images even when their pixels were checked before.
     """
     flagged = 0
+    reviewed = set(session.scalars(select(ImageReview.sha256).where(
+        ImageReview.sha256.in_(sorted({image.sha256 for image in images})))))
     for image in images:
         extra = exam_reasons(exam_modalities(content, image.figures))
         row = session.get(ImageTextCheck, image.sha256) if image.sha256 in checked else None
@@ -77,9 +79,21 @@ def store_checks(session: Session, images: Sequence[CandidateImage], content: di
         elif row is not None and not set(extra) <= set(row.reasons):
             row.reasons = [*row.reasons, *(r for r in extra if r not in row.reasons)]
             row.flagged = True
-        if row is not None and row.flagged:
+        if row is not None and row.flagged and image.sha256 not in reviewed:
             flagged += 1
     return flagged
+
+
+def redacted_hashes(session: Session, shas: Iterable[str]) -> dict[str, str]:
+    """Imported hash -> the hash of the redacted bytes kept instead, for images redacted."""
+    wanted = sorted(set(shas))
+    found: dict[str, str] = {}
+    for start in range(0, len(wanted), 500):
+        for review in session.scalars(select(ImageReview).where(
+                ImageReview.sha256.in_(wanted[start:start + 500]),
+                ImageReview.outcome == "redacted")):
+            found[review.sha256] = review.stored_sha256
+    return found
 
 
 def scan(project: Project, actor: str) -> int:

@@ -18,6 +18,10 @@ POE = {"PatientName": "Poe^Anna", "PatientID": "EGH-0090311", "PatientBirthDate"
        "PatientSex": "F", "PatientAge": "029Y"}
 
 
+# Fictional: the simulated curator of the demo redacts it (issue 24).
+DEMO_LABEL = "DOE^JANE 1961-03-14"
+
+
 def _study(key: str, date: str, time: str, institution: str, description: str,
            accession: str) -> dict[str, str]:
     from _demo_dicom import uid
@@ -125,7 +129,8 @@ def case_007(b: Brain) -> None:
     mr(b, d + "f2_b.png", "coronal", -12, "FLAIR", les.HSE, "; synthetic encephalitis")
     mr(b, d + "f3_a.png", "axial", -18, "DWI", les.HSE, "; synthetic encephalitis", down=2)
     mr(b, d + "f3_b.png", "axial", -18, "ADC", les.HSE, "; synthetic encephalitis", down=2)
-    mr(b, d + "f4_a.png", "coronal", -12, "T1C", les.HSE, "; synthetic gyral enhancement")
+    mr(b, d + "f4_a.png", "coronal", -12, "T1C", les.HSE, "; synthetic gyral enhancement",
+       label=DEMO_LABEL)
 
 
 def case_008(b: Brain) -> None:

@@ -41,14 +41,31 @@ def _mni(rel: str, pixels: Array, what: str, text: dict[str, str] | None = None)
 
 
 def mr(b: Brain, rel: str, view: str, mm: float, contrast: str, blobs: list[Blob],
-       lesion: str, down: int = 1) -> None:
-    """A synthetic MR plane, auto-windowed, as an 8-bit PNG."""
+       lesion: str, down: int = 1, label: str | None = None) -> None:
+    """A synthetic MR plane, auto-windowed, as an 8-bit PNG; ``label`` is burned in."""
     signal = render(b.plane(view, mm), contrast, blobs, seed_of(rel))
     if down > 1:
         signal = downsample(signal, down)
     axis = {"axial": "z", "sagittal": "x", "coronal": "y"}[view]
-    _mni(rel, auto_window(signal), f"{view} plane {axis}={mm:+g} mm; synthetic "
-         f"{NAMES[contrast]} contrast from T1 intensity{lesion}; 8-bit PNG")
+    pixels = auto_window(signal)
+    burned = ""
+    if label is not None:
+        pixels = burn_label(pixels, label)
+        burned = f"; made-up burned-in text {label!r} (fictional, for the redaction demo)"
+    _mni(rel, pixels, f"{view} plane {axis}={mm:+g} mm; synthetic "
+         f"{NAMES[contrast]} contrast from T1 intensity{lesion}{burned}; 8-bit PNG")
+
+
+def burn_label(pixels: Array, label: str) -> Array:
+    """``label`` in white DejaVu Sans 14 px at the top left, as a scanner prints a name."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from annotator.bench.text_images import font_path
+
+    image = Image.fromarray(pixels)
+    font = ImageFont.truetype(str(font_path()), 14)
+    ImageDraw.Draw(image).text((6, 4), label, font=font, fill=255)
+    return np.asarray(image)
 
 
 def ct(b: Brain, rel: str, view: str, mm: float, blobs: list[Blob], lesion: str,

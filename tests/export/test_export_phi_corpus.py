@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from annotator.export.privacy import PrivacyError
+from annotator.services import pixel_review
 from annotator.services.export import export_release
 from annotator.services.sync_bundle import make_bundle
 from annotator.store.project import Project
@@ -72,10 +73,20 @@ def _project_hits(location: str, tmp_path: Path) -> list[str]:
     return found
 
 
+def _pixels_reviewed(project: Project) -> None:
+    """The corpus plants identifiers in headers and names; its OT secondary capture is
+    flagged for burned-in text by its modality alone, and a curator clears it."""
+    for row in pixel_review.list_images(project, CURATOR):
+        if row.unresolved:
+            pixel_review.no_phi(project, CURATOR, row.case_id, row.draft_path,
+                                "synthetic pixels, no text")
+
+
 def test_no_planted_identifier_reaches_project_bundle_or_release(
     build_project: Callable[..., Project], project_location: str, tmp_path: Path
 ) -> None:
     project = build_project(project_location, writer=planted_drafts)
+    _pixels_reviewed(project)
     release = tmp_path / "release"
     export_release(project, CURATOR, release, version="1.0.0", include_dicom=True)
     bundle = tmp_path / "bundle"
@@ -96,6 +107,7 @@ def test_images_kept_with_identifiers_do_not_pass_the_gate_as_dicom(
     build_project: Callable[..., Project], tmp_path: Path
 ) -> None:
     project = build_project(str(tmp_path / "p"), deidentify=False, writer=planted_drafts)
+    _pixels_reviewed(project)
     with pytest.raises(PrivacyError) as caught:
         export_release(project, CURATOR, tmp_path / "with-dicom", version="1.0.0",
                        include_dicom=True)

@@ -26,6 +26,7 @@ from annotator.cli import (
     judging,
     project,
     rate,
+    redact,
     review,
     sme,
     stats,
@@ -42,6 +43,7 @@ __all__ = ["COMMAND_MODULES", "EXIT_ERROR", "EXIT_FAILED", "PROJECT_FREE", "buil
 COMMAND_MODULES: tuple[ModuleType, ...] = (
     project,
     imports,
+    redact,
     users,
     stats,
     agreement,

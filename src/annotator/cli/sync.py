@@ -56,6 +56,8 @@ def cmd_bundle(args: argparse.Namespace) -> int:
         f"bundle for {result.annotator}: {len(result.case_ids)} case(s), "
         f"{result.images} image(s) written to {result.path}"
     )
+    for case_id, why in result.left_out.items():
+        print(f"    left out {case_id}: {why}")
     return 0
 
 

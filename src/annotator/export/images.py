@@ -30,6 +30,7 @@ from annotator.export.layout import (
 from annotator.export.privacy import image_findings, png_pixels_only
 from annotator.export.release_input import ReleasedCase
 from annotator.export.render_cache import RenderCache
+from annotator.export.text_gate import TextVerdicts
 from annotator.imaging.probe import DICOM, PNG, ImageDecodeError
 from annotator.imaging.render import render_png
 from annotator.ingest.deidentify import DeidentifyError, reencode_raster
@@ -114,6 +115,7 @@ def ship_case_images(
     include_dicom: bool,
     findings: list[str],
     renders: RenderCache | None = None,
+    verdicts: TextVerdicts | None = None,
 ) -> list[ShippedImage]:
     """Write one case's image files through ``write`` and return their records.
 
@@ -122,6 +124,7 @@ def ship_case_images(
     ``renders`` caches DICOM renders by content hash; every shipped PNG is still scanned.
     """
     cache = renders or RenderCache(None)
+    gate = verdicts or TextVerdicts(None)
     mapping = path_map(case)
     folder = safe_case_dir(case.case_id)
     captions = _exam_captions(case.release)
@@ -138,10 +141,14 @@ def ship_case_images(
             if include_dicom:
                 dicom_path = f"{DICOM_DIR}/{folder}/{PurePosixPath(target).stem}.dcm"
                 findings += image_findings(f"{case.case_id}: {dicom_path}", data, DICOM)
+                if not img.text_reviewed:
+                    findings += gate.findings(f"{case.case_id}: {dicom_path}", data)
                 write(dicom_path, data)
         else:
             out = _pixels_png(case.case_id, img.draft_path, data)
         findings += image_findings(f"{case.case_id}: {target}", out, PNG)
+        if not img.text_reviewed:
+            findings += gate.findings(f"{case.case_id}: {target}", out)
         media_type = PNG
         write(target, out)
         attribution = img.attribution

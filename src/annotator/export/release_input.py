@@ -27,6 +27,7 @@ class SourceImage:
     name: str | None
     caption: str | None
     attribution: dict[str, Any]
+    text_reviewed: bool = False  # a curator redacted it or cleared it of patient data
 
 
 @dataclass
@@ -60,6 +61,7 @@ class ReleaseInput:
     image_bytes: Callable[[str], bytes] = field(repr=False)
     renders_dir: Path | None = None  # where DICOM renders are cached (a project folder's)
     history_head: str = ""  # the project history's hash chain head (store/chain.py)
+    verdicts_dir: Path | None = None  # where the gate's burned-in text verdicts are cached
 
 
 def pseudonym(seed: str, name: str) -> str:

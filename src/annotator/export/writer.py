@@ -31,6 +31,7 @@ from annotator.export.rai import rai_fields
 from annotator.export.release_input import HeldBack, ReleaseInput
 from annotator.export.render_cache import RenderCache
 from annotator.export.settings import CardSettings
+from annotator.export.text_gate import TextVerdicts
 from annotator.staging import move_into_place, staging_dir
 from annotator.tasks import TaskState
 
@@ -127,11 +128,12 @@ def _write_cases(
     findings: list[str] = []
     problems: list[str] = []
     renders = RenderCache(data.renders_dir)
+    verdicts = TextVerdicts(data.verdicts_dir)
     for case in data.cases:
         report(len(shipped), total, f"case {case.case_id}")
         images = ship_case_images(case, data.image_bytes, write,
                                   include_dicom=options.include_dicom, findings=findings,
-                                  renders=renders)
+                                  renders=renders, verdicts=verdicts)
         shipped += images
         final = rewrite_paths(case.release, path_map(case))
         final[PROVENANCE_KEY] = case.provenance

@@ -44,28 +44,32 @@ class DecodedFrame:
 
 
 def decode_frame(
-    data: bytes, frame: int = 0, *, name: str = "image", key: str | None = None
+    data: bytes, frame: int = 0, *, name: str = "image", key: str | None = None,
+    percentiles: bool = True,
 ) -> DecodedFrame:
     """Decode frame ``frame`` (0-based) of ``data``.
 
     ``key`` (e.g. the store's SHA-256 of ``data``) spares hashing when looking up the
-    parsed-dataset cache. Raises :class:`ImageDecodeError` for unreadable input and
-    IndexError when ``frame`` is outside the file's frames.
+    parsed-dataset cache. ``percentiles=False`` makes ``data_window`` span the smallest to
+    the largest value (cheaper; for a frame that is analysed, not shown). Raises
+    :class:`ImageDecodeError` for unreadable input and IndexError when ``frame`` is outside
+    the file's frames.
     """
     media_type = sniff_media_type(data)
     if media_type is None:
         raise ImageDecodeError(name, "not a PNG, JPEG or DICOM file")
     if media_type == DICOM:
-        return _decode_dicom(data, frame, name, key)
+        return _decode_dicom(data, frame, name, key, percentiles)
     if frame != 0:
         raise IndexError(f"{name}: frame {frame} out of range (the image has 1 frame)")
-    return _decode_raster(data, media_type, name)
+    return _decode_raster(data, media_type, name, percentiles)
 
 
 # --- DICOM -------------------------------------------------------------------------------
 
 
-def _decode_dicom(data: bytes, frame: int, name: str, key: str | None) -> DecodedFrame:
+def _decode_dicom(data: bytes, frame: int, name: str, key: str | None,
+                  percentiles: bool = True) -> DecodedFrame:
     try:
         entry = _dicom.cached_parse(data, key)
     except Exception as exc:  # noqa: BLE001 - pydicom raises many types on bad files
@@ -107,7 +111,7 @@ def _decode_dicom(data: bytes, frame: int, name: str, key: str | None) -> Decode
             modality=modality,
         )
     values = _modality_values(raw, ds, frame)
-    data_window = window_from_data(values)
+    data_window = window_from_data(values) if percentiles else range_window(values)
     file_window = _file_window(ds, frame)
     source: WindowSource = "file" if file_window else "data"
     return DecodedFrame(
@@ -201,7 +205,8 @@ def _color_bits(ds: Dataset, photometric: str, arr: np.ndarray) -> int:
 # --- PNG / JPEG --------------------------------------------------------------------------
 
 
-def _decode_raster(data: bytes, media_type: str, name: str) -> DecodedFrame:
+def _decode_raster(data: bytes, media_type: str, name: str,
+                   percentiles: bool = True) -> DecodedFrame:
     array = read_raster(data, media_type, name)
     if array.ndim == 3:
         window = full_range_window(8)
@@ -219,7 +224,7 @@ def _decode_raster(data: bytes, media_type: str, name: str) -> DecodedFrame:
             modality=None,
         )
     values = array.astype(np.float32)
-    data_window = window_from_data(values)
+    data_window = window_from_data(values) if percentiles else range_window(values)
     # 8-bit grey is shown as stored; deeper grey (16-bit PNG) gets the data's window.
     eight_bit = array.dtype == np.uint8
     source: WindowSource = "full_range" if eight_bit else "data"
@@ -236,6 +241,15 @@ def _decode_raster(data: bytes, media_type: str, name: str) -> DecodedFrame:
         media_type=media_type,
         modality=None,
     )
+
+
+def range_window(values: np.ndarray) -> tuple[float, float]:
+    """A (center, width) from the smallest to the largest value: cheaper than percentiles,
+    for callers that do not show the frame (``decode_frame(percentiles=False)``)."""
+    if values.size == 0:
+        return 0.0, 1.0
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    return (low + high) / 2.0, max(high - low, 1.0)
 
 
 def window_from_data(values: np.ndarray) -> tuple[float, float]:

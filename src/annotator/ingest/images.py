@@ -39,6 +39,7 @@ from annotator.ingest.deidentify import (
     header_of,
     reencode_raster,
 )
+from annotator.ingest.pixel_text import PixelCheck, check_pixels
 from annotator.ingest.results import CandidateImage
 from annotator.ingest.sources import os_reason
 from annotator.inputfiles import read_regular
@@ -60,6 +61,7 @@ class _Cleaned:
     info: ImageInfo
     removed: tuple[str, ...]
     header: tuple[tuple[str, str], ...]
+    pixel_check: PixelCheck | None
 
 
 WORKERS = max(1, min(4, os.cpu_count() or 1))
@@ -72,9 +74,12 @@ class ImageReader:
     :meth:`forget` drops what a finished batch read, so memory holds about two batches' images.
     """
 
-    def __init__(self, *, deidentify: bool, seed: str) -> None:
+    def __init__(self, *, deidentify: bool, seed: str, checked: frozenset[str] = frozenset(),
+                 check_pixels: bool = True) -> None:
         self._deidentify = deidentify
         self._seed = seed
+        self._checked = checked  # hashes whose pixels the project checked before
+        self._check_pixels = check_pixels
         self._cache: dict[Path, _Cleaned | ImageRejected | Future[_Cleaned]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
@@ -130,6 +135,7 @@ class ImageReader:
             height=cached.info.height, frames=cached.info.frames, figures=list(use.figures),
             name=use.name, caption=use.caption, attribution=dict(use.attribution),
             removed=list(cached.removed), dicom_header=dict(cached.header),
+            pixel_check=cached.pixel_check,
         )
 
     def _load(self, location: Path, draft_path: str) -> _Cleaned:
@@ -153,8 +159,11 @@ class ImageReader:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 header = header_of(dataset)
-        return _Cleaned(data, hashlib.sha256(data).hexdigest(), info, tuple(removed),
-                        tuple(header.items()))
+        sha = hashlib.sha256(data).hexdigest()
+        check = None
+        if self._check_pixels and sha not in self._checked:
+            check = check_pixels(data, name=draft_path, dataset=dataset)
+        return _Cleaned(data, sha, info, tuple(removed), tuple(header.items()), check)
 
 
 def _locate(base: Path, use: ImageUse) -> Path:

@@ -48,7 +48,8 @@ def read_case_sources(paths: Sequence[Path], *, deidentify: bool = True,
 
 
 def iter_case_sources(paths: Sequence[Path], *, deidentify: bool = True, seed: str,
-                      batch: int = BATCH_CASES) -> Iterator[IngestResult]:
+                      batch: int = BATCH_CASES, checked: frozenset[str] = frozenset(),
+                      check_pixels: bool = True) -> Iterator[IngestResult]:
     """:func:`read_case_sources` in parts of about ``batch`` cases, so that an import holds
     about two parts' images in memory, not every image of the run.
 
@@ -59,7 +60,8 @@ def iter_case_sources(paths: Sequence[Path], *, deidentify: bool = True, seed: s
     files, rejected = find_case_files(paths)
     part = IngestResult()
     part.rejected.extend(rejected)
-    images = ImageReader(deidentify=deidentify, seed=seed)
+    images = ImageReader(deidentify=deidentify, seed=seed, checked=checked,
+                         check_pixels=check_pixels)
     first_seen: dict[str, Path] = {}
     pending: list[CaseObject] = []
     started: _Started | None = None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.checks import Problem
+from annotator.ingest.pixel_text import PixelCheck
 from annotator.store.image_record import ImageRecord
 
 
@@ -42,6 +43,7 @@ class CandidateImage(ImageRecord):
     """One image of a case, read, probed and cleaned; ``data`` are the bytes to store."""
 
     data: bytes
+    pixel_check: PixelCheck | None = None  # None: checked before (cached by content hash)
 
 
 @dataclass

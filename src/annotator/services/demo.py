@@ -27,6 +27,7 @@ from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judge_demo import demo_judge_scoring
+from annotator.services.pixel_review import accept_suggested, list_images, no_phi
 from annotator.services.review import actions, base, decisions
 from annotator.services.sme_demo import demo_sme_review
 from annotator.services.status import project_status
@@ -39,6 +40,7 @@ from annotator.store.settings import DEID_SEED, PROJECT_NAME
 from annotator.userdirs import user_data_dir
 
 CURATOR = "Sam Curator"
+REDACTED_CASE = "demo-007"  # its f4_a.png carries a made-up burned-in name
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
 SENIOR = "Dr Dana Weiss"
 SEED = 20261122
@@ -118,6 +120,7 @@ def _fill(project: Project, location: str) -> str:
             f"{o.file}: {o.reason}" for o in report.outcomes if o.status in ("rejected", "refused")
         ]
         raise ProjectError("the bundled demo cases did not import: " + "; ".join(bad))
+    _review_images(project)
     assign(project, CURATOR, 2)
     plan = replay_work(project)
     demo_judge_scoring(project, CURATOR, SENIOR, SEED)
@@ -140,6 +143,17 @@ def _fill(project: Project, location: str) -> str:
     lines += [f"  {k}: {v}" for k, v in counts.items()]
     lines.append(f"  green-lit: {', '.join(plan.green_lit)}")
     return "\n".join(lines)
+
+
+def _review_images(project: Project) -> None:
+    """The simulated curator reviews every image flagged for burned-in text: a made-up
+    name and birth date burned into demo-007's post-contrast T1 is blacked out; the other
+    text is the scanner's settings and the figures' own labels, no patient data."""
+    accept_suggested(project, CURATOR, [REDACTED_CASE])
+    for row in list_images(project, CURATOR):
+        if row.unresolved:
+            no_phi(project, CURATOR, row.case_id, row.draft_path,
+                   "scanner settings and figure labels only, no patient data")
 
 
 def _plan(case_ids: list[str], needs_fix: set[str]) -> DemoPlan:

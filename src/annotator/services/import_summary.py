@@ -56,6 +56,8 @@ def case_line(outcome: CaseOutcome) -> str:
         counts = deidentified_counts(outcome.removed)
         said = [f"{n} {kind}" for kind, n in counts.items() if n and kind != "other"]
         notes.append("de-identified: " + (", ".join(said) or _plural(counts["other"], "change")))
+    if outcome.flagged_images:
+        notes.append(f"{_plural(outcome.flagged_images, 'image')} with possible burned-in text")
     return line + (f"  ({'; '.join(notes)})" if notes else "")
 
 
@@ -79,6 +81,11 @@ def closing_line(report: ImportReport) -> str:
     line = f"{_plural(len(report.outcomes), 'case')}: {counts}; {fix}"
     if report.changed_nothing and not report.failed:
         line += "; nothing changed: every case was already imported"
+    flagged = sum(o.flagged_images for o in report.outcomes)
+    if flagged:
+        cases = sum(1 for o in report.outcomes if o.flagged_images)
+        line += (f"; {_plural(flagged, 'image')} in {_plural(cases, 'case')} may show burned-in"
+                 " text: review them (annotator redact --list) before export")
     return line
 
 

@@ -23,6 +23,7 @@ from annotator.ingest import CaseCandidate
 from annotator.ingest.deidentify import same_raster
 from annotator.ingest.reader import iter_case_sources
 from annotator.ingest.sources import find_case_files
+from annotator.services.pixel_review import checked_hashes, redacted_hashes, store_checks
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require_role
 from annotator.store.history import record
@@ -54,6 +55,7 @@ class CaseOutcome:
     warnings: list[str] = dataclasses.field(default_factory=list)
     removed: list[str] = dataclasses.field(default_factory=list)
     normalised: dict[str, Any] = dataclasses.field(default_factory=dict)
+    flagged_images: int = 0  # images to review for burned-in text (redact --list)
 
 
 @dataclass
@@ -88,21 +90,26 @@ def import_cases(
     new_version: bool = False,
     deidentify: bool = True,
     task: TaskState | None = None,
+    check_pixels: bool = True,
 ) -> ImportReport:
     """Import draft case files or folders; good cases go in even when others fail.
 
     ``task`` hears the progress (by files read) and may cancel: the import stops after the
     case it is storing, keeps every case stored so far (each whole) and raises
-    ``Cancelled`` carrying the report of those.
+    ``Cancelled`` carrying the report of those. ``check_pixels=False`` leaves the burned-in
+    text check out (the bench measures its cost); the images are then unchecked, and export
+    refuses them until ``redact --scan``.
     """
     with project.read() as session:
         require_role(session, actor, Role.CURATOR, "importing cases")
+        checked = set(checked_hashes(session))
     state = task or TaskState()
     seed = project.setting(DEID_SEED)
     report = ImportReport()
     total = max(len(find_case_files(list(paths))[0]), 1)
     files: set[Path] = set()
-    for part in iter_case_sources(list(paths), deidentify=deidentify, seed=seed):
+    for part in iter_case_sources(list(paths), deidentify=deidentify, seed=seed,
+                                  checked=frozenset(checked), check_pixels=check_pixels):
         for rejection in part.rejected:
             report.outcomes.append(
                 CaseOutcome(
@@ -113,7 +120,8 @@ def import_cases(
                     rejection.field,
                 )
             )
-        report.outcomes += _apply_batch(project, actor, part.accepted, new_version, state)
+        report.outcomes += _apply_batch(project, actor, part.accepted, new_version, state,
+                                        checked)
         files |= {c.file for c in part.accepted} | {Path(r.file) for r in part.rejected}
         state.progress(len(files) / total, f"{len(report.outcomes)} case(s) read")
         if state.cancelled:
@@ -131,6 +139,7 @@ def _apply_batch(
     candidates: list[CaseCandidate],
     new_version: bool,
     state: TaskState,
+    checked: set[str],
 ) -> list[CaseOutcome]:
     """Store a batch of cases in one transaction, each case in its own savepoint.
 
@@ -149,6 +158,9 @@ def _apply_batch(
             try:
                 with session.begin_nested():
                     outcome = _apply(session, project, actor, candidate, new_version, stored)
+                    if outcome.status != "unchanged":
+                        outcome.flagged_images = store_checks(
+                            session, candidate.images, candidate.content, checked)
                 known = stored
             except AnnotatorError as exc:
                 outcome = CaseOutcome(candidate.case_id, str(candidate.file), "refused",
@@ -266,13 +278,22 @@ def _add_revision(
     )
     session.add(revision)
     session.flush()
+    # An image a curator redacted keeps its redaction: the stored, redacted bytes stand in
+    # for the draft's original, which never enters the store again.
+    redacted = redacted_hashes(session, [image.sha256 for image in cand.images])
     # Blobs first (each an INSERT of its own), then the image rows, which the next flush
     # writes together: no flush per image.
+    rows = []
     for image in cand.images:
-        project.images.put(session, image.data, image.media_type, known=stored,
-                           sha=image.sha256)
-        stored.add(image.sha256)
-    session.add_all([image.to_row(revision.id) for image in cand.images])
+        row = image.to_row(revision.id)
+        if image.sha256 in redacted:
+            row.sha256 = redacted[image.sha256]
+        else:
+            project.images.put(session, image.data, image.media_type, known=stored,
+                               sha=image.sha256)
+            stored.add(image.sha256)
+        rows.append(row)
+    session.add_all(rows)
     case.current_revision_id = revision.id
     case.updated_at = utcnow()
     return revision

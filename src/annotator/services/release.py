@@ -22,6 +22,7 @@ from annotator.export.release_input import (
     pseudonym,
 )
 from annotator.export.settings import ORIGINAL_HISTORY_KEY
+from annotator.services.pixel_review import image_statuses
 from annotator.services.review.base import CaseReview, active_annotations, review_case
 from annotator.store.chain import head
 from annotator.store.project import Project
@@ -84,6 +85,7 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
         adjudicators=len(adjudicators), image_bytes=load,
         renders_dir=project.folder / "cache" / "renders" if project.folder else None,
         history_head=history_head,
+        verdicts_dir=project.folder / "cache" / "text-verdicts" if project.folder else None,
     )
 
 
@@ -118,9 +120,12 @@ def _released(
         case = session.scalars(select(Case).where(Case.case_id == review.case_id)).one()
         revision = session.get(CaseRevision, case.current_revision_id)
         assert revision is not None
+        reviewed = {s.draft_path for s in image_statuses(session, [review.case_id])
+                    if s.status in ("redacted", "no_phi")}
         images = [
             SourceImage(i.draft_path, i.sha256, i.media_type, tuple(str(f) for f in i.figures),
-                        i.name, i.caption, dict(i.attribution or {}))
+                        i.name, i.caption, dict(i.attribution or {}),
+                        text_reviewed=i.draft_path in reviewed)
             for i in session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id))
         ]
         submitted = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import select
@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from annotator import __version__
 from annotator.domain.states import Role
 from annotator.errors import ValidationError
+from annotator.services.pixel_review import unresolved
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord
@@ -59,6 +60,7 @@ class BundleResult:
     annotator: str
     case_ids: list[str]
     images: int
+    left_out: dict[str, str] = field(default_factory=dict)  # case id -> why not bundled
 
 
 def image_member(sha: str) -> str:
@@ -81,7 +83,10 @@ def make_bundle(
         user = get_user(session, annotator)
         if Role.ANNOTATOR.value not in user.role_names:
             raise ValidationError(f"{annotator} does not have the annotator role")
-        cases, images = _bundle_cases(session, project, user)
+        cases, images, left_out = _bundle_cases(session, project, user)
+        if not cases and left_out:
+            raise ValidationError(f"every case of {annotator} waits for an image review: "
+                                  + "; ".join(left_out.values()))
         if not cases:
             raise ValidationError(f"{annotator} has no assigned cases; there is nothing to bundle")
         bundle = SyncBundle(
@@ -120,7 +125,7 @@ def make_bundle(
             after={"annotator": user.name, "cases": len(cases)},
             bundle_id=str(bundle.id),
         )
-    return BundleResult(path, bundle.id, user.name, bundle.case_ids, len(images))
+    return BundleResult(path, bundle.id, user.name, bundle.case_ids, len(images), left_out)
 
 
 def _project_name(session: Session) -> str | None:
@@ -129,16 +134,29 @@ def _project_name(session: Session) -> str | None:
 
 def _bundle_cases(
     session: Session, project: Project, user: User
-) -> tuple[list[BundleCase], dict[str, bytes]]:
+) -> tuple[list[BundleCase], dict[str, bytes], dict[str, str]]:
+    """The cases to bundle and their images, and the cases left out with the reason: an
+    image that may show burned-in text and that no curator reviewed (an exam missing one
+    image could not be labelled fairly)."""
     rows = session.execute(
         select(Annotation, Case)
         .join(Case, Case.id == Annotation.case_pk)
         .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
         .order_by(Case.case_id)
-    )
+    ).all()
+    pending = unresolved(session, [case.case_id for _, case in rows])
+    never = [p for p in pending if p.status == "unchecked"]
+    if never:
+        raise ValidationError(f"{len(never)} image(s) were never checked for burned-in text"
+                              " (run: annotator redact --scan), e.g. " + never[0].describe())
+    left_out: dict[str, str] = {}
+    for item in pending:
+        left_out.setdefault(item.case_id, item.describe())
     cases: list[BundleCase] = []
     images: dict[str, bytes] = {}
     for annotation, case in rows:
+        if case.case_id in left_out:
+            continue
         revision = session.get(CaseRevision, case.current_revision_id)
         assert revision is not None
         case_images = list(
@@ -174,7 +192,7 @@ def _bundle_cases(
                 annotation=annotation_record(session, annotation, user.name),
             )
         )
-    return cases, images
+    return cases, images, left_out
 
 
 def _image_record(image: CaseImage) -> BundleImage:

@@ -257,6 +257,20 @@ def backup_to(project: Project, target: Path) -> Path:
     return target
 
 
+def vacuum(project: Project) -> None:
+    """Rewrite a folder project's SQLite file, so that freed pages (bytes a redaction
+    removed) are not left in it; nothing for a PostgreSQL store."""
+    if project.folder is None or not project.is_sqlite:
+        return
+    import sqlite3
+
+    connection = sqlite3.connect(project.folder / DB_NAME, timeout=30, isolation_level=None)
+    try:
+        connection.execute("VACUUM")
+    finally:
+        connection.close()
+
+
 def _vacuum_into(db_file: Path, target: Path) -> None:
     import sqlite3
 

@@ -487,3 +487,31 @@ class JudgeAdjudication(Decision):
         ForeignKey("judge_items.id"), nullable=True, index=True
     )
     __mapper_args__ = {"polymorphic_identity": "judge"}
+
+
+class ImageTextCheck(Base):
+    """Whether an image's pixels may carry burned-in text, by the SHA-256 of the bytes
+    checked: the boxes found, their confidences and why it is flagged, never the text read."""
+
+    __tablename__ = "image_text_checks"
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    flagged: Mapped[bool] = mapped_column(default=False)
+    reasons: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    boxes: Mapped[list[Any]] = mapped_column(JSON, default=list)  # {frame, box, confidence}
+    checker: Mapped[str] = mapped_column(String(100))  # e.g. "tesseract 5.3.0"
+    checked_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ImageReview(Base):
+    """A curator's decision on a flagged image, keyed by the hash of the bytes imported
+    (the draft original's, de-identified): boxes burned in, or no patient data there."""
+
+    __tablename__ = "image_reviews"
+    __table_args__ = (CheckConstraint(_in("outcome", ("redacted", "no_phi")), name="outcome"),)
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    outcome: Mapped[str] = mapped_column(String(20))
+    stored_sha256: Mapped[str] = mapped_column(String(64), index=True)  # what is kept now
+    boxes: Mapped[list[Any]] = mapped_column(JSON, default=list)  # {frame, box} burned in
+    reason: Mapped[str] = mapped_column(Text, default="")
+    reviewed_by: Mapped[str] = mapped_column(String(200))
+    reviewed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -8,6 +8,7 @@ Every action is recorded in the append-only history: ``adjudicated`` (a conflict
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -17,6 +18,7 @@ from annotator.domain.suggestions import figures
 from annotator.errors import StateError, ValidationError
 from annotator.review.decision_values import validate_decision
 from annotator.review.items import case_items
+from annotator.services.pixel_review import unresolved
 from annotator.services.rating.engine import supersede
 from annotator.services.review.base import (
     REVIEW_STATES,
@@ -113,7 +115,10 @@ def green_light(project: Project, actor: str, case_id: str) -> CaseReview:
         case.green_lit_at = utcnow()
         record(session, actor, "green_lit", case_pk=case.id, before="in_review", after="green_lit")
         session.flush()
-        return review_in(session, case)
+        result = review_in(session, case)
+        # Export refuses these images until a curator reviews them; say so now.
+        pending = [p.describe() for p in unresolved(session, [case_id])]
+        return dataclasses.replace(result, warnings=[*result.warnings, *pending])
 
 
 def exclude(

@@ -1,0 +1,419 @@
+"""Burned-in text: the stored checks, a curator's review of flagged images, redaction.
+
+A check is kept per SHA-256 of the stored bytes (``image_text_checks``), so a team store
+shares it and an image in several cases is checked once. A curator resolves a flagged image
+either by burning black boxes into its pixels (every case holding it gets the new bytes;
+the unredacted ones leave the store) or by saying it holds no patient data, with a reason.
+The review is keyed by the hash import computes from the draft's original, so importing
+the same draft again keeps the redaction, and changed pixels are checked and flagged again.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from annotator.domain.states import Role
+from annotator.errors import AnnotatorError, NotFound
+from annotator.imaging._raster import read_raster
+from annotator.imaging.probe import DICOM, PNG, sniff_media_type
+from annotator.imaging.render import encode_png
+from annotator.ingest.deidentify import read_dicom
+from annotator.ingest.pixel_text import check_pixels, exam_modalities, exam_reasons
+from annotator.ingest.results import CandidateImage
+from annotator.services.users import require_role
+from annotator.store.history import record
+from annotator.store.project import Project, vacuum
+from annotator.store.schema import (
+    Case,
+    CaseImage,
+    CaseRevision,
+    ImageBlob,
+    ImageReview,
+    ImageTextCheck,
+)
+
+Box = tuple[int, int, int, int]
+
+
+class RedactionError(AnnotatorError):
+    """A redaction that cannot be applied (bad box, unknown image); nothing was changed."""
+
+
+# --- checks at import --------------------------------------------------------------------
+
+
+def checked_hashes(session: Session) -> frozenset[str]:
+    """Every hash whose pixels the project checked (import does not check them again)."""
+    return frozenset(session.scalars(select(ImageTextCheck.sha256)))
+
+
+def store_checks(session: Session, images: Sequence[CandidateImage], content: dict[str, Any],
+                 checked: set[str]) -> int:
+    """Record the checks of a case's images; returns how many are flagged and unreviewed.
+
+    ``checked`` holds the hashes with a check row (it grows here). An exam naming
+    ultrasound or a photograph flags its images even when their pixels were checked before.
+    """
+    flagged = 0
+    reviewed = set(session.scalars(select(ImageReview.sha256).where(
+        ImageReview.sha256.in_(sorted({image.sha256 for image in images})))))
+    for image in images:
+        extra = exam_reasons(exam_modalities(content, image.figures))
+        row = session.get(ImageTextCheck, image.sha256) if image.sha256 in checked else None
+        if row is None and image.pixel_check is not None:
+            check = image.pixel_check
+            row = ImageTextCheck(sha256=image.sha256, reasons=[*check.reasons, *extra],
+                                 boxes=check.boxes_json(), checker=check.checker,
+                                 flagged=bool(check.reasons or extra))
+            session.add(row)
+            checked.add(image.sha256)
+        elif row is not None and not set(extra) <= set(row.reasons):
+            row.reasons = [*row.reasons, *(r for r in extra if r not in row.reasons)]
+            row.flagged = True
+        if row is not None and row.flagged and image.sha256 not in reviewed:
+            flagged += 1
+    return flagged
+
+
+def redacted_hashes(session: Session, shas: Iterable[str]) -> dict[str, str]:
+    """Imported hash -> the hash of the redacted bytes kept instead, for images redacted."""
+    wanted = sorted(set(shas))
+    found: dict[str, str] = {}
+    for start in range(0, len(wanted), 500):
+        for review in session.scalars(select(ImageReview).where(
+                ImageReview.sha256.in_(wanted[start:start + 500]),
+                ImageReview.outcome == "redacted")):
+            found[review.sha256] = review.stored_sha256
+    return found
+
+
+def scan(project: Project, actor: str) -> int:
+    """Check every stored image that has no check yet (stored before checks existed)."""
+    with project.read() as session:
+        require_role(session, actor, Role.CURATOR, "checking images for burned-in text")
+        done = checked_hashes(session)
+        rows = session.execute(select(CaseImage.sha256, CaseImage.figures, CaseImage.draft_path,
+                                      CaseRevision.content)
+                               .join(CaseRevision, CaseRevision.id == CaseImage.revision_id)
+                               ).all()
+    todo: dict[str, list[Any]] = {}
+    for sha, figures, path, content in rows:
+        if sha not in done:
+            todo.setdefault(sha, []).append((figures, path, content))
+    for sha, uses in sorted(todo.items()):
+        with project.read() as session:
+            data = project.images.get(session, sha)
+        check = check_pixels(data, name=uses[0][1])
+        extra = [r for figures, _, content in uses
+                 for r in exam_reasons(exam_modalities(content, figures))]
+        reasons = list(dict.fromkeys([*check.reasons, *extra]))
+        with project.tx() as session:
+            if session.get(ImageTextCheck, sha) is None:
+                session.add(ImageTextCheck(sha256=sha, reasons=reasons, boxes=check.boxes_json(),
+                                           checker=check.checker, flagged=bool(reasons)))
+    return len(todo)
+
+
+# --- what needs review -------------------------------------------------------------------
+
+
+@dataclass
+class ImageStatus:
+    """One image of a case's current revision, as the redaction list shows it."""
+
+    case_id: str
+    draft_path: str
+    figures: list[str]
+    sha256: str
+    status: str  # unchecked | clear | flagged | redacted | no_phi
+    reasons: list[str] = field(default_factory=list)
+    boxes: list[dict[str, Any]] = field(default_factory=list)
+    review_reason: str = ""
+
+    @property
+    def unresolved(self) -> bool:
+        return self.status in ("unchecked", "flagged")
+
+    def describe(self) -> str:
+        figures = ", ".join(self.figures) or "no figure"
+        what = ("was never checked for burned-in text (run: redact --scan)"
+                if self.status == "unchecked" else
+                "is flagged for burned-in text and nobody reviewed it ("
+                + "; ".join(self.reasons) + ")")
+        return f"case {self.case_id}, {figures}, image {self.draft_path} {what}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"case_id": self.case_id, "image": self.draft_path, "figures": self.figures,
+                "status": self.status, "reasons": self.reasons, "boxes": self.boxes,
+                "review_reason": self.review_reason}
+
+
+def image_statuses(session: Session, case_ids: Iterable[str] | None = None
+                   ) -> list[ImageStatus]:
+    """The pixel review status of every image of the cases' current revisions."""
+    query = (select(Case.case_id, CaseImage)
+             .join(CaseImage, CaseImage.revision_id == Case.current_revision_id)
+             .order_by(Case.case_id, CaseImage.draft_path))
+    if case_ids is not None:
+        query = query.where(Case.case_id.in_(list(case_ids)))
+    rows = session.execute(query).all()
+    shas = {image.sha256 for _, image in rows}
+    checks = _by_sha(session, ImageTextCheck, ImageTextCheck.sha256, shas)
+    reviews = _by_sha(session, ImageReview, ImageReview.stored_sha256, shas)
+    out: list[ImageStatus] = []
+    for case_id, image in rows:
+        status = ImageStatus(case_id, image.draft_path, [str(f) for f in image.figures or []],
+                             image.sha256, "unchecked")
+        review = reviews.get(image.sha256)
+        check = checks.get(image.sha256)
+        if check is not None:
+            status.reasons, status.boxes = list(check.reasons), list(check.boxes)
+            status.status = "flagged" if check.flagged else "clear"
+        if review is not None:
+            status.status, status.review_reason = review.outcome, review.reason
+        out.append(status)
+    return out
+
+
+def _by_sha(session: Session, table: Any, column: Any, shas: set[str]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    ordered = sorted(shas)
+    for start in range(0, len(ordered), 500):
+        for row in session.scalars(select(table).where(column.in_(ordered[start:start + 500]))):
+            found[getattr(row, column.key)] = row
+    return found
+
+
+def list_images(project: Project, actor: str, *, all_images: bool = False
+                ) -> list[ImageStatus]:
+    """Flagged (and unchecked) images of every case; every image with ``all_images``."""
+    with project.read() as session:
+        require_role(session, actor, Role.CURATOR, "listing images for redaction")
+        rows = image_statuses(session)
+    return rows if all_images else [r for r in rows if r.status != "clear"]
+
+
+def unresolved(session: Session, case_ids: Iterable[str]) -> list[ImageStatus]:
+    """Images of these cases that would ship unchecked or flagged and unreviewed."""
+    return [s for s in image_statuses(session, case_ids) if s.unresolved]
+
+
+# --- redaction -------------------------------------------------------------------------
+
+
+def parse_box(text: str) -> Box:
+    """``X,Y,W,H`` in pixels -> a box; raises RedactionError with the reason."""
+    parts = text.split(",")
+    try:
+        x, y, w, h = (int(p.strip()) for p in parts)
+    except ValueError:
+        raise RedactionError(f"box {text!r}: give X,Y,W,H as four whole numbers") from None
+    if x < 0 or y < 0 or w <= 0 or h <= 0:
+        raise RedactionError(f"box {text!r}: X and Y must be >= 0, W and H > 0")
+    return x, y, w, h
+
+
+def redact(project: Project, actor: str, case_id: str, draft_path: str,
+           boxes: Sequence[Box]) -> str:
+    """Burn black ``boxes`` (every frame) into the image; returns the new bytes' hash."""
+    if not boxes:
+        raise RedactionError("give at least one --box X,Y,W,H")
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "redacting images")
+        image = _current_image(session, case_id, draft_path)
+        old = image.sha256
+        data = project.images.get(session, old)
+        redacted, media_type = burn_boxes(data, boxes, name=draft_path)
+        new = project.images.put(session, redacted, media_type)
+        key = _review_key(session, old)
+        box_json = [{"box": list(b)} for b in boxes]
+        previous = session.get(ImageReview, key)
+        if previous is not None:
+            box_json = [*previous.boxes, *box_json]
+            session.delete(previous)
+            session.flush()
+        session.add(ImageReview(sha256=key, outcome="redacted", stored_sha256=new,
+                                boxes=box_json, reason="", reviewed_by=actor))
+        _carry_check(session, old, new)
+        for case_pk in _move_image(session, old, new):
+            record(session, actor, "image_redacted", case_pk=case_pk, key=draft_path,
+                   before={"sha256": old}, after={"sha256": new, "boxes": [list(b) for b in boxes]})
+        _drop_blob(session, project, old)
+    vacuum(project)
+    return new
+
+
+def no_phi(project: Project, actor: str, case_id: str, draft_path: str, reason: str) -> None:
+    """Record that a flagged image shows no patient data (the reason is required)."""
+    if not reason.strip():
+        raise RedactionError("say why the image holds no patient data (--reason TEXT)")
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "reviewing images")
+        image = _current_image(session, case_id, draft_path)
+        key = _review_key(session, image.sha256)
+        previous = session.get(ImageReview, key)
+        if previous is not None:
+            session.delete(previous)
+            session.flush()
+        session.add(ImageReview(sha256=key, outcome="no_phi", stored_sha256=image.sha256,
+                                boxes=[], reason=reason.strip(), reviewed_by=actor))
+        for case_pk in _holders(session, image.sha256):
+            record(session, actor, "image_no_phi", case_pk=case_pk, key=draft_path,
+                   after={"sha256": image.sha256, "reason": reason.strip()})
+
+
+@dataclass
+class AcceptReport:
+    redacted: list[ImageStatus] = field(default_factory=list)
+    left: list[ImageStatus] = field(default_factory=list)  # flagged without boxes: a person
+
+
+def accept_suggested(project: Project, actor: str, case_ids: Sequence[str] = ()
+                     ) -> AcceptReport:
+    """Redact every flagged, unreviewed image with the boxes its check proposes."""
+    with project.read() as session:
+        require_role(session, actor, Role.CURATOR, "redacting images")
+        known = set(session.scalars(select(Case.case_id)))
+        missing = [c for c in case_ids if c not in known]
+        if missing:
+            raise NotFound(f"no case {', '.join(missing)} in the project")
+        rows = image_statuses(session, case_ids or None)
+    report = AcceptReport()
+    done: set[str] = set()
+    for row in rows:
+        if row.status != "flagged" or row.sha256 in done:
+            continue
+        if not row.boxes:
+            report.left.append(row)
+            continue
+        boxes = sorted({tuple(b["box"]) for b in row.boxes})
+        redact(project, actor, row.case_id, row.draft_path, [_box(b) for b in boxes])
+        done.add(row.sha256)
+        report.redacted.append(row)
+    return report
+
+
+def _box(values: tuple[Any, ...]) -> Box:
+    x, y, w, h = (int(v) for v in values)
+    return x, y, w, h
+
+
+def _current_image(session: Session, case_id: str, draft_path: str) -> CaseImage:
+    case = session.scalars(select(Case).where(Case.case_id == case_id)).first()
+    if case is None:
+        raise NotFound(f"no case {case_id!r} in the project")
+    image = session.scalars(select(CaseImage).where(
+        CaseImage.revision_id == case.current_revision_id,
+        CaseImage.draft_path == draft_path)).first()
+    if image is None:
+        paths = session.scalars(select(CaseImage.draft_path).where(
+            CaseImage.revision_id == case.current_revision_id))
+        raise NotFound(f"case {case_id} has no image {draft_path!r} (it has: "
+                       f"{', '.join(sorted(paths)) or 'none'})")
+    return image
+
+
+def _review_key(session: Session, sha: str) -> str:
+    """The hash a review is kept under: the imported original's, also after a redaction."""
+    earlier = session.scalars(select(ImageReview).where(ImageReview.stored_sha256 == sha)).first()
+    return earlier.sha256 if earlier is not None else sha
+
+
+def _carry_check(session: Session, old: str, new: str) -> None:
+    """The redacted bytes count as checked: their finding is the one the curator resolved."""
+    check = session.get(ImageTextCheck, old)
+    if session.get(ImageTextCheck, new) is None and check is not None:
+        session.add(ImageTextCheck(sha256=new, flagged=check.flagged, reasons=list(check.reasons),
+                                   boxes=list(check.boxes), checker=check.checker))
+
+
+def _holders(session: Session, sha: str) -> list[uuid.UUID]:
+    return sorted(set(session.scalars(
+        select(CaseRevision.case_pk).join(CaseImage, CaseImage.revision_id == CaseRevision.id)
+        .where(CaseImage.sha256 == sha))))
+
+
+def _move_image(session: Session, old: str, new: str) -> list[uuid.UUID]:
+    """Point every revision of every case holding ``old`` at ``new``; the cases moved."""
+    holders = _holders(session, old)
+    session.execute(update(CaseImage).where(CaseImage.sha256 == old).values(sha256=new))
+    return holders
+
+
+def _drop_blob(session: Session, project: Project, sha: str) -> None:
+    """Remove the unredacted bytes: the database row and, for a folder store, the file."""
+    session.execute(delete(ImageBlob).where(ImageBlob.sha256 == sha))
+    if project.images.folder is not None:
+        path = project.images.folder / sha[:2] / sha
+        path.unlink(missing_ok=True)
+    if project.folder is not None:
+        for cached in (project.folder / "cache").rglob(f"{sha}*"):
+            cached.unlink(missing_ok=True)
+
+
+def burn_boxes(data: bytes, boxes: Sequence[Box], *, name: str) -> tuple[bytes, str]:
+    """The image with every box filled black on every frame; its bytes and media type.
+
+    PNG and JPEG are written as PNG from their pixels (as import writes them); DICOM keeps
+    every element and gets new pixel data (black: the smallest stored value, or the
+    largest for MONOCHROME1).
+    """
+    media_type = sniff_media_type(data)
+    if media_type == DICOM:
+        return _burn_dicom(data, boxes, name), DICOM
+    if media_type is None:
+        raise RedactionError(f"{name}: not a PNG, JPEG or DICOM file")
+    pixels = np.array(read_raster(data, media_type, name))
+    _fill(pixels, boxes, 0, name)
+    if pixels.dtype != np.uint8:
+        from PIL import Image
+
+        buffer = io.BytesIO()
+        Image.fromarray(pixels).save(buffer, format="PNG")
+        return buffer.getvalue(), PNG
+    return encode_png(pixels), PNG
+
+
+def _burn_dicom(data: bytes, boxes: Sequence[Box], name: str) -> bytes:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds = read_dicom(data)
+        if ds.file_meta.TransferSyntaxUID.is_compressed:  # kept as imported: write native
+            ds.decompress()
+        pixels = np.array(ds.pixel_array)
+    frames = pixels if int(ds.get("NumberOfFrames", 1) or 1) > 1 else pixels[np.newaxis]
+    black = _black(ds, pixels.dtype)
+    for frame in frames:
+        _fill(frame, boxes, black, name)
+    ds.PixelData = (frames if pixels.ndim == frames.ndim else frames[0]).tobytes()
+    buffer = io.BytesIO()
+    ds.save_as(buffer, enforce_file_format=True)
+    return buffer.getvalue()
+
+
+def _black(ds: Any, dtype: np.dtype[Any]) -> int:
+    """The stored value shown black: the smallest one the pixel format holds, or the
+    largest for MONOCHROME1 (which shows high values dark)."""
+    bits = int(ds.get("BitsStored", 0) or 0) or dtype.itemsize * 8
+    signed = dtype.kind == "i"
+    low, high = ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1))
+    monochrome1 = str(ds.get("PhotometricInterpretation", "")).strip() == "MONOCHROME1"
+    return high if monochrome1 else low
+
+
+def _fill(pixels: np.ndarray, boxes: Sequence[Box], value: int, name: str) -> None:
+    height, width = pixels.shape[:2]
+    for x, y, w, h in boxes:
+        if x >= width or y >= height:
+            raise RedactionError(f"{name}: box {x},{y},{w},{h} lies outside the"
+                                 f" {width} x {height} image")
+        pixels[y:y + h, x:x + w] = value

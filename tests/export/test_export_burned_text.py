@@ -16,13 +16,14 @@ from annotator.bench.text_images import text_image
 from annotator.cli import main
 from annotator.export.errors import ExportError
 from annotator.export.privacy import PrivacyError
-from annotator.services import pixel_review
+from annotator.services import annotating, pixel_review, rating
 from annotator.services.export import export_release
 from annotator.services.imports import import_cases
+from annotator.services.review import base, decisions
 from annotator.store.history import entries
 from annotator.store.project import Project
 from annotator.store.schema import CaseImage, ImageBlob
-from export.conftest import CURATOR, build, write_drafts
+from export.conftest import CURATOR, SENIOR, annotators_of, build, write_drafts
 
 TEXT = text_image(16)  # PNG, 12 px DejaVu, light on dark: two made-up identifiers
 
@@ -175,15 +176,11 @@ def test_bundle_leaves_out_a_case_with_an_unreviewed_image(tmp_path: Path) -> No
 
 
 def test_green_light_warns_about_unreviewed_images(tmp_path: Path) -> None:
-    from annotator.services import annotating
-    from annotator.services.review import base, decisions
-    from export.conftest import SENIOR, annotators_of
-
     project = build(str(tmp_path / "p"), tmp_path / "drafts", writer=_with_text)
     try:
         for name in annotators_of(project, "H1"):
             annotating.accept_suggestions(project, name, "H1")
-            annotating.submit(project, name, "H1")
+            rating.CASES.submit(project, name, "H1")
         for item in base.review_case(project, "H1").final.open:
             decisions.decide(project, SENIOR, "H1", item.key, "optional", "clinical_judgement",
                              "as the draft says")

@@ -5,6 +5,7 @@ everything in --json. Checked on the bundled demo drafts (14 cases, DICOM and PN
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,15 @@ def test_the_demo_drafts_print_a_line_per_case_and_a_summary(
     assert len(lines) == 15  # was 994: every de-identified tag of every image
     assert [line.split()[1] for line in lines[:14]] == [f"demo-{i:03d}" for i in range(1, 15)]
     assert all(line.startswith("added ") for line in lines[:14])
-    assert lines[14] == (
+    assert lines[14].startswith(
         "14 cases: 14 added, 0 updated, 0 new version, 0 unchanged, 0 refused, 0 rejected; "
         f"4 need a fix: {', '.join(NEEDS_FIX)} (details: --verbose)"
     )
+    # demo-007 carries made-up burned-in text; its image is counted for review.
+    assert re.search(r"; \d+ images? in \d+ cases? may show burned-in text: review them "
+                     r"\(annotator redact --list\) before export$", lines[14])
+    assert next(line for line in lines if " demo-007 " in line).endswith(
+        "(1 image with possible burned-in text)")
     line_009 = next(line for line in lines if " demo-009 " in line)
     assert line_009.endswith("(1 to fix)")
     line_005 = next(line for line in lines if " demo-005 " in line)

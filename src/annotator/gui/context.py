@@ -17,3 +17,4 @@ class GuiContext:
     user: str | None
     actions: ActionRegistry | None = field(default=None)
     case_id: str | None = None  # a case to open first (command line --case)
+    roles: list[str] = field(default_factory=list)  # the user's, set by the main window

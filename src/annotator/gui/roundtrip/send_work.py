@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from annotator.gui.roundtrip.controller import RoundTripActions
 
 COUNT_REFRESH_MS = 4000
-SEND_STYLE = ("QToolButton { background: #27ae60; color: white; border-radius: 3px; "
-              "padding: 3px 10px; font-weight: bold; } QToolButton:disabled { background: #5d7; }")
+SEND_STYLE = ("QToolButton { background: $send; color: $on_send; border-radius: 3px; "
+              "padding: 3px 10px; font-weight: bold; } "
+              "QToolButton:disabled { background: $send_disabled; }")
 
 
 def send_text(changes: int) -> str:
@@ -49,7 +50,6 @@ class SendMyWork(QObject):
         self.button = QToolButton()
         self.button.setObjectName("sendMyWork")
         self.button.setDefaultAction(self.action)
-        self.button.setStyleSheet(SEND_STYLE)
         self.timer = QTimer(self)
         self.timer.setInterval(COUNT_REFRESH_MS)
         self.timer.timeout.connect(self.refresh_count)

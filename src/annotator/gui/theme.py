@@ -64,7 +64,8 @@ LIGHT: dict[str, str] = {
     "added": "#1e7d32", "unchanged": "#555555", "stale": "#8a5200", "refused": "#b71c1c",
     # dashed hints and alerts on exam cards and frames
     "essential_text": "#b03a2e", "optional_text": "#8a5200", "unnecessary_text": "#5a6566",
-    "meta_ok_text": "#1e6f3d", "flag_text": "#b03a2e", "danger_bg": "#b03a2e", "card_frame": "#fafafa",
+    "meta_ok_text": "#1e6f3d", "flag_text": "#b03a2e", "danger_bg": "#b03a2e",
+    "card_frame": "#fafafa",
 }
 
 DARK: dict[str, str] = {
@@ -101,7 +102,8 @@ DARK: dict[str, str] = {
     "agreed": "#aab1b9", "elsewhere": "#f0b45a",
     "added": "#7dd99b", "unchanged": "#aab1b9", "stale": "#f0b45a", "refused": "#ff8a80",
     "essential_text": "#ff8a80", "optional_text": "#f0b45a", "unnecessary_text": "#b5bcc2",
-    "meta_ok_text": "#7dd99b", "flag_text": "#ff8a80", "danger_bg": "#b03a2e", "card_frame": "#23272c",
+    "meta_ok_text": "#7dd99b", "flag_text": "#ff8a80", "danger_bg": "#b03a2e",
+    "card_frame": "#23272c",
 }
 
 PALETTES = {"light": LIGHT, "dark": DARK}
@@ -163,6 +165,11 @@ def colour(role: str) -> str:
 
 def qcolour(role: str) -> QColor:
     return QColor(_active[role])
+
+
+def span(role: str, inner_html: str) -> str:
+    """``inner_html`` in the role's colour, for rich-text labels."""
+    return f"<span style='color:{_active[role]}'>{inner_html}</span>"
 
 
 def css(template: str) -> str:

@@ -68,7 +68,7 @@ RELIABILITY_CAPTION = (
 )
 
 
-def reliability_rows(results: SmeResults) -> str:
+def reliability_rows(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str:
     """The reliability table's header and rows (HTML): per benchmark, kappa and alpha on
     applicability and pass/flag, ICC and interval alpha on scores, Cronbach's alpha, and SME vs
     automated agreement (hybrid); flags in red on a row of their own."""
@@ -102,18 +102,19 @@ def reliability_rows(results: SmeResults) -> str:
         )
         if r.flags:
             rows += (
-                f"<tr><td></td><td colspan='8' style='color:{FLAG_COLOUR}'>"
+                f"<tr><td></td><td colspan='8' style='color:{flag_colour}'>"
                 f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
             )
     return head + rows
 
 
-def reliability_html(results: SmeResults) -> str:
-    """The reliability table as the app's tab shows it (a caption line above the table)."""
+def reliability_html(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str:
+    """The reliability table as the app's tab shows it (a caption line above the table);
+    ``flag_colour`` for flags, the app's theme's own on screen."""
     return (
         f"<p><b>{RELIABILITY_CAPTION}</b></p>"
         "<table cellspacing='0' cellpadding='3' border='1' width='100%'>"
-        f"{reliability_rows(results)}</table>"
+        f"{reliability_rows(results, flag_colour)}</table>"
     )
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from annotator.domain.labels import REASON_CODES, split_key
 from annotator.errors import AnnotatorError
+from annotator.gui import theme
 from annotator.gui.adjudication.case_panel import CasePanel
 from annotator.gui.adjudication.decision_panel import DecisionPanel, ItemsTable
 from annotator.gui.adjudication.edit_dialog import edit_dialog
@@ -76,7 +77,7 @@ class ReviewPage(QWidget):
             "R reopen · J/K item · N/P case · G green light · X exclude"
         )
         hint.setWordWrap(True)
-        hint.setStyleSheet("color:#666")
+        hint.setStyleSheet(theme.css("color: $text_dim"))
         middle = QWidget()
         box = QVBoxLayout(middle)
         box.setContentsMargins(6, 6, 6, 6)
@@ -212,7 +213,7 @@ class ReviewPage(QWidget):
         return True
 
     def say(self, text: str, error: bool = False) -> None:
-        colour = "#b3261e" if error else "#1b6e20"
+        colour = theme.colour("open" if error else "decided")
         self.message.setText(f"<span style='color:{colour}'>{text}</span>")
 
     def pick(self, letter: str) -> None:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.permissions import Action
 from annotator.export.settings import FIELDS
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.permits import guard
 from annotator.gui.workers import run_in_background
@@ -84,7 +85,7 @@ class Page(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.warnings = QLabel("")
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet("color: #9a5b00;")
+        self.warnings.setStyleSheet(theme.css("color: $warning;"))
         refresh = QPushButton("Check again")
         refresh.clicked.connect(self.refresh)
         v.addWidget(self.summary)

@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.services.sme_review import BenchmarkCard
 
 PAUSE_MS = 700
-CHOICE_STYLE = "QPushButton:checked { background: #3a7bd5; color: white; font-weight: bold; }"
+CHOICE_STYLE = "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold; }"
 PICK = "— choose —"
 
 
@@ -50,7 +51,7 @@ class VerdictForm(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setStyleSheet(CHOICE_STYLE)
+        self.setStyleSheet(theme.css(CHOICE_STYLE))
         self.card: BenchmarkCard | None = None
         self.fields: dict[str, Any] = {}
         grid = QGridLayout(self)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.errors import AnnotatorError
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.sme.form import VerdictForm
@@ -286,7 +287,7 @@ class VerdictTab(QWidget):
             return
         self.submit_button.setEnabled(not self.view.submitted)
         # A re-imported benchmark may no longer accept some answers: say which, in red.
-        self.status.setStyleSheet("color: #c0392b;" if self.view.stale else "")
+        self.status.setStyleSheet(theme.css("color: $danger;") if self.view.stale else "")
         if self.view.stale:
             self.status.setText(
                 "Re-check: " + "; ".join(self.view.stale) + ". Give these again, then submit."

@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -32,13 +32,14 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.states import AnnotationState
 from annotator.errors import NotFound
+from annotator.gui import theme
 from annotator.services import workspace
 from annotator.services.workspace import FILTERS, CaseRow
 from annotator.store.project import Project
 
 Index = QModelIndex | QPersistentModelIndex
-STATE_COLOUR = {"assigned": "#7f8c8d", "in_progress": "#d68910", "submitted": "#1e8449"}
 COLUMNS = ("Case", "Progress")
+STATES = ("assigned", "in_progress", "submitted")  # each has its colour in the theme
 SUBMITTED = AnnotationState.SUBMITTED.value
 
 
@@ -107,7 +108,8 @@ class CaseListModel(QAbstractTableModel):
                 notes.append("the draft has problems you may fix")
             return "\n".join(notes)
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
-            return QBrush(QColor(STATE_COLOUR.get(row.state, "#333")))
+            return QBrush(theme.qcolour(f"state_{row.state}" if row.state in STATES
+                                       else "text"))
         if role == Qt.ItemDataRole.TextAlignmentRole and column == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.UserRole:

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
@@ -120,7 +121,7 @@ class AnnotatePage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.splitter)
-        self.setStyleSheet(ui.STYLE)
+        self.setStyleSheet(theme.css(ui.STYLE))
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

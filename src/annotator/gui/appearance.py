@@ -1,4 +1,5 @@
-"""The top bar's "View" menu: the theme (follow the system, light, dark) and the scale.
+"""The top bar's "View" menu: the theme (follow the system, light, dark), the scale, and
+whether a submit goes on to the next open case.
 
 The menu only offers the window's registered actions and the theme choice; the window
 applies them (:meth:`MainWindow.set_theme`, :meth:`MainWindow.set_scale`).
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QToolButton
 
-from annotator.gui import theme
+from annotator.gui import preferences, theme
 
 if TYPE_CHECKING:
     from annotator.gui.main_window import MainWindow
@@ -33,6 +34,11 @@ class AppearanceMenu:
             action.triggered.connect(lambda _=False, c=choice: window.set_theme(c))
             group.addAction(action)
             self.choices[choice] = action
+        self.menu.addSeparator()
+        self.next_after_submit = self.menu.addAction("After a submit, open the next open case")
+        self.next_after_submit.setCheckable(True)
+        self.next_after_submit.setChecked(preferences.next_after_submit())
+        self.next_after_submit.toggled.connect(preferences.set_next_after_submit)
         self.menu.addSeparator()
         self.window = window
         self.button = QToolButton()

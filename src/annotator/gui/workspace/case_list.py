@@ -134,6 +134,9 @@ class CaseListPanel(QWidget):
         self.filter = QComboBox()
         for key, text in FILTERS.items():
             self.filter.addItem(text, key)
+        self.modality = QComboBox()  # filled from the core's list of the cases' modalities
+        self.modality.setToolTip("Only cases with an exam of this modality")
+        self.modality.addItem("Any modality", workspace.ANY_MODALITY)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -162,12 +165,14 @@ class CaseListPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(title)
         top.addWidget(self.filter, 1)
+        top.addWidget(self.modality)
         layout.addLayout(top)
         layout.addWidget(self.search)
         layout.addWidget(self.progress)
         layout.addWidget(self.table, 1)
         self.search.textChanged.connect(lambda _t: self.refresh())
         self.filter.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.modality.currentIndexChanged.connect(lambda _i: self.refresh())
         self.table.clicked.connect(self._clicked)
         self.table.activated.connect(self._clicked)
         self.current: str | None = None
@@ -176,8 +181,10 @@ class CaseListPanel(QWidget):
     def refresh(self) -> None:
         """Ask the core for the list again (after a save, submit or filter change)."""
         listing = workspace.case_list(
-            self.project, self.user, show=str(self.filter.currentData()), search=self.search.text()
+            self.project, self.user, show=str(self.filter.currentData()), search=self.search.text(),
+            modality=str(self.modality.currentData() or workspace.ANY_MODALITY),
         )
+        self._offer_modalities(listing.modalities)
         self.model.set_rows(listing.rows)
         self._total, self._submitted = listing.total, listing.submitted
         self._show_progress()
@@ -189,7 +196,8 @@ class CaseListPanel(QWidget):
         Falls back to :meth:`refresh` when the row is not shown or when the filter or the
         search might now hide it or show it.
         """
-        filtered = str(self.filter.currentData()) != "all" or self.search.text().strip()
+        filtered = (str(self.filter.currentData()) != "all" or self.search.text().strip()
+                    or self.modality.currentIndex() > 0)
         if case_id is None or filtered or self.model.row_of(case_id) < 0:
             self.refresh()
             return
@@ -202,6 +210,24 @@ class CaseListPanel(QWidget):
         if old is not None:
             self._submitted += (row.state == SUBMITTED) - (old.state == SUBMITTED)
             self._show_progress()
+
+    def _offer_modalities(self, modalities: list[str]) -> None:
+        """The modality choices: "any" and each modality of the annotator's cases."""
+        shown = [self.modality.itemData(i) for i in range(1, self.modality.count())]
+        if shown == modalities:
+            return
+        blocked = self.modality.blockSignals(True)
+        chosen = self.modality.currentData()
+        while self.modality.count() > 1:
+            self.modality.removeItem(1)
+        for modality in modalities:
+            self.modality.addItem(modality, modality)
+        self.modality.setCurrentIndex(max(0, self.modality.findData(chosen)))
+        self.modality.blockSignals(blocked)
+
+    def next_open(self, case_id: str) -> str | None:
+        """The next case after ``case_id`` in the shown list that is not submitted yet."""
+        return workspace.next_open(self.model.rows, case_id)
 
     def _show_progress(self) -> None:
         self.progress.setMaximum(max(1, self._total))

@@ -30,7 +30,8 @@ from annotator.gui.workspace.viewer import ImageViewer
 from annotator.imaging.window import CT_PRESETS
 
 VERTICAL = Qt.Orientation.Vertical
-BOARD_HEIGHT = 118
+BOARD_HEIGHT = 140  # the order board's first height (title and two rows of chips)
+BOARD_MIN_HEIGHT = 64  # below this it scrolls
 STATE_TEXT = {"assigned": "not started", "in_progress": "in progress", "submitted": "submitted"}
 
 STYLE = """
@@ -77,9 +78,22 @@ QProgressBar::chunk { background: $progress_chunk; border-radius: 3px; }
 """
 
 
+def stacked(*widgets: QWidget) -> QWidget:
+    """``widgets`` one above the other, no margins; the last one takes the spare height."""
+    holder = QWidget()
+    column = QVBoxLayout(holder)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(0)
+    for widget in widgets:
+        column.addWidget(widget, 1 if widget is widgets[-1] else 0)
+    return holder
+
+
 def split_sizes(width: int) -> list[int]:
     """Widths of (case list + text, centre, labels) for a page ``width`` pixels wide."""
-    left = 240 if width < 1500 else 300
+    # The case list gets room for its titles on a laptop screen (1366 px): 280 px; the
+    # centre keeps ~700 px for three exam cards.
+    left = 280 if width < 1500 else 320
     right = 380 if width < 1500 else 440
     return [left, max(300, width - left - right), right]
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidge
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.preferences import next_after_submit
 from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
 from annotator.gui.workspace.activity import ActivityTracker
@@ -104,14 +105,21 @@ class AnnotatePage(QWidget):
         column.setSpacing(0)
         column.addWidget(self.header)
         column.addWidget(self.strip)
-        column.addWidget(self.viewer_bar)
-        column.addWidget(self.viewer, 1)
         order_title = QLabel("  Preferred order: drag exams between stages, or press 1-9, "
                              "T (tie with previous), 0 (unranked)")
         order_title.setObjectName("boardTitle")
-        column.addWidget(order_title)
-        column.addWidget(self.board)
-        self.board.setFixedHeight(ui.BOARD_HEIGHT)
+        order_title.setWordWrap(True)  # a narrow centre wraps the hint rather than cutting it
+        # The viewer and the order board share the height: the user drags the handle, and the
+        # board scrolls when its stages are taller than its pane, so nothing is cut on a small
+        # screen.
+        self.centre_split = QSplitter(ui.VERTICAL)
+        self.centre_split.addWidget(ui.stacked(self.viewer_bar, self.viewer))
+        self.centre_split.addWidget(ui.stacked(order_title, self.board))
+        self.board.setMinimumHeight(ui.BOARD_MIN_HEIGHT)
+        self.centre_split.setStretchFactor(0, 1)
+        self.centre_split.setChildrenCollapsible(False)
+        self.centre_split.setSizes([500, ui.BOARD_HEIGHT])
+        column.addWidget(self.centre_split, 1)
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
         self.splitter.addWidget(centre)
@@ -300,8 +308,14 @@ class AnnotatePage(QWidget):
         s.apply(edits, f"accept {len(edits)} suggestions of the case")
 
     def submit(self) -> None:
-        if self.session.submit():
-            self._list_changed()
+        """Submit the case; then, unless the user turned it off, open the next open case."""
+        if not self.session.submit():
+            return
+        self._list_changed()
+        submitted = self.session.view.case_id if self.session.view else None
+        following = self.case_list.next_open(submitted) if submitted else None
+        if following is not None and next_after_submit():
+            self.open_case(following)
 
     def reopen(self) -> None:
         if self.session.reopen():

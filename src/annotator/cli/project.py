@@ -1,4 +1,4 @@
-"""``demo``, ``status``, ``backup`` and ``repair``: the project as a whole."""
+"""``demo``, ``status``, ``backup``, ``repair`` and ``history``: the project as a whole."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.services.case_history import case_history
 from annotator.services.demo import build_demo, default_demo_folder
 from annotator.services.repair import repair_case_states
 from annotator.services.status import project_status
@@ -29,6 +30,12 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("repair", help=help_, description=help_)
     p.add_argument("--dry-run", action="store_true", help="only list what would change")
     p.set_defaults(func=cmd_repair)
+    help_ = ("who changed what and when on a case, from the append-only history (an "
+             "annotator sees only their own entries)")
+    p = subparsers.add_parser("history", help=help_, description=help_)
+    p.add_argument("case", metavar="CASE_ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_history)
 
 
 DEMO_HELP = (
@@ -74,4 +81,16 @@ def cmd_repair(args: argparse.Namespace) -> int:
     for fix in fixes:
         print(f"{fix.case_id}: {verb} from {fix.before} to {fix.after}")
     print(f"{len(fixes)} case state(s) {'to repair' if args.dry_run else 'repaired'}")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    lines = case_history(project, actor_of(project, args), args.case)
+    if args.json:
+        print_json([line.as_json() for line in lines])
+        return 0
+    for line in lines:
+        print(f"{line.at:%Y-%m-%d %H:%M:%S}  {line.actor}  {line.what}")
+    print(f"{len(lines)} change(s) of {args.case}")
     return 0

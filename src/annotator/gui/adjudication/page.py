@@ -24,6 +24,7 @@ from annotator.gui.adjudication.format import banner_html
 from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
+from annotator.gui.history_dialog import HistoryDialog
 from annotator.gui.workers import run_in_background
 from annotator.services.other_queues import other_queues
 from annotator.services.review import actions, decisions, queue, reopen
@@ -59,6 +60,7 @@ class ReviewPage(QWidget):
         self.project = context.project
         self.user = context.user
         self.detail: CaseDetail | None = None
+        self.history: HistoryDialog | None = None
         self.dialog: Any = None  # the open edit dialog, if any
         self.queue = QueuePanel(self.user)
         self.header = QLabel("")
@@ -303,6 +305,14 @@ class ReviewPage(QWidget):
             f"{detail.case_id} is green-lit.",
         ):
             self._after_change(detail.case_id)
+
+    def show_history(self) -> None:
+        """Who changed what and when on the case shown (every reviewer's entries)."""
+        if self.detail is None:
+            return
+        if self.history is None:
+            self.history = HistoryDialog(self)
+        self.history.show_case(self.project, self.user, self.detail.case_id)
 
     def exclude(self) -> None:
         detail = self.detail

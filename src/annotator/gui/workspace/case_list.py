@@ -137,6 +137,9 @@ class CaseListPanel(QWidget):
         self.modality = QComboBox()  # filled from the core's list of the cases' modalities
         self.modality.setToolTip("Only cases with an exam of this modality")
         self.modality.addItem("Any modality", workspace.ANY_MODALITY)
+        for combo in (self.filter, self.modality):  # narrow lists keep their full width
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(5)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)

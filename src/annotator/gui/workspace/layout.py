@@ -30,7 +30,7 @@ from annotator.gui.workspace.viewer import ImageViewer
 from annotator.imaging.window import CT_PRESETS
 
 VERTICAL = Qt.Orientation.Vertical
-BOARD_HEIGHT = 140  # the order board's first height (title and two rows of chips)
+BOARD_HEIGHT = 136  # the order board pane's first height (its title and three rows of chips)
 BOARD_MIN_HEIGHT = 64  # below this it scrolls
 STATE_TEXT = {"assigned": "not started", "in_progress": "in progress", "submitted": "submitted"}
 
@@ -91,9 +91,9 @@ def stacked(*widgets: QWidget) -> QWidget:
 
 def split_sizes(width: int) -> list[int]:
     """Widths of (case list + text, centre, labels) for a page ``width`` pixels wide."""
-    # The case list gets room for its titles on a laptop screen (1366 px): 280 px; the
-    # centre keeps ~700 px for three exam cards.
-    left = 280 if width < 1500 else 320
+    # The case list gets room for its titles from a laptop screen (1366 px) up; below that
+    # the image keeps the room (it stays the largest thing on screen).
+    left = 240 if width < 1366 else 264 if width < 1500 else 320
     right = 380 if width < 1500 else 440
     return [left, max(300, width - left - right), right]
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidge
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.history_dialog import HistoryDialog
 from annotator.gui.preferences import next_after_submit
 from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
@@ -47,6 +48,7 @@ class AnnotatePage(QWidget):
         self.project = context.project
         self.user = context.user
         self.session = CaseSession(self.project, self.user, self)
+        self.history: HistoryDialog | None = None
         self.loader = ImageLoader(self.project, self)
         self.images: dict[str, list[ImageRecord]] = {}
         self.exam = ""
@@ -118,6 +120,7 @@ class AnnotatePage(QWidget):
         self.board.setMinimumHeight(ui.BOARD_MIN_HEIGHT)
         self.centre_split.setStretchFactor(0, 1)
         self.centre_split.setChildrenCollapsible(False)
+        self.centre_split.setHandleWidth(3)
         self.centre_split.setSizes([500, ui.BOARD_HEIGHT])
         column.addWidget(self.centre_split, 1)
         self.splitter = QSplitter()
@@ -316,6 +319,15 @@ class AnnotatePage(QWidget):
         following = self.case_list.next_open(submitted) if submitted else None
         if following is not None and next_after_submit():
             self.open_case(following)
+
+    def show_history(self) -> None:
+        """Who changed what and when on the open case (the user's own entries only)."""
+        case_id = self.session.case_id
+        if case_id is None:
+            return
+        if self.history is None:
+            self.history = HistoryDialog(self)
+        self.history.show_case(self.project, self.user, case_id)
 
     def reopen(self) -> None:
         if self.session.reopen():

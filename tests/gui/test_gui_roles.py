@@ -121,3 +121,16 @@ def test_roles_of_reads_the_store(gui_project) -> None:  # type: ignore[no-untyp
     assert roles_of(gui_project, "adj") == ["adjudicator"]
     assert roles_of(gui_project, "nobody-here") == []
     assert roles_of(gui_project, None) == []
+
+
+def test_a_curator_reads_conflicts_but_the_decision_panel_is_the_adjudicators(  # type: ignore[no-untyped-def]
+    make_window,
+) -> None:
+    curator = make_window(user="cu")
+    curator.show_page("review")
+    panel = curator.built["review"].panel
+    assert not panel.isEnabled()
+    assert "Adjudicating cases needs the adjudicator role" in panel.toolTip()
+    curator.close()
+    adjudicator = make_window(user="adj")
+    assert adjudicator.built["review"].panel.isEnabled()

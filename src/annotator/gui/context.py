@@ -17,4 +17,6 @@ class GuiContext:
     user: str | None
     actions: ActionRegistry | None = field(default=None)
     case_id: str | None = None  # a case to open first (command line --case)
-    roles: list[str] = field(default_factory=list)  # the user's, set by the main window
+    # The user's roles: set by the main window; None until known (read from the project
+    # when a page asks, see ``permits.roles``).
+    roles: list[str] | None = None

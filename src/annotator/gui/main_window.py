@@ -228,9 +228,9 @@ class MainWindow(QMainWindow):
         from annotator.domain.permissions import landing_page, pages_for
 
         self._drop_pages()
-        self.context.roles = self._roles()
-        shown = [p for p in pages_for(self.context.roles) if p in TITLES]
-        landing = landing_page(self.context.roles)
+        roles = self.context.roles = self._roles()
+        shown = [p for p in pages_for(roles) if p in TITLES]
+        landing = landing_page(roles)
         start = next(p for p in (self.wanted_page, landing, shown[0]) if p in shown)
         self.built = {}
         self._fill_tabs(shown)
@@ -316,7 +316,7 @@ class MainWindow(QMainWindow):
         if page_id not in self.page_ids:
             raise PermissionDenied(f"the {TITLES.get(page_id, page_id)} page is not shown to "
                                    f"{self.context.user or 'nobody'} (roles: "
-                                   f"{', '.join(self.context.roles) or 'none'})")
+                                   f"{', '.join(self.context.roles or []) or 'none'})")
         index = self.page_ids.index(page_id)
         if index == self.tabs.currentIndex():
             self._page_changed(index)

@@ -12,9 +12,19 @@ from annotator.domain.permissions import Action, may, refusal
 from annotator.gui.context import GuiContext
 
 
+def roles(context: GuiContext) -> list[str]:
+    """The user's roles, read from the project once if the window did not say them."""
+    if context.roles is None:
+        from annotator.services.users import roles_of
+
+        project = context.project
+        context.roles = roles_of(project, context.user) if project is not None else []
+    return context.roles
+
+
 def why_not(context: GuiContext, action: Action) -> str | None:
     """None when the user may take ``action``, else the sentence that says which role it needs."""
-    if may(context.roles, action):
+    if may(roles(context), action):
         return None
     text = refusal(action, context.user or "nobody")
     return text[:1].upper() + text[1:] + "."

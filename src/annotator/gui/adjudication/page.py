@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from annotator.domain.labels import REASON_CODES, split_key
+from annotator.domain.permissions import Action
 from annotator.errors import AnnotatorError
 from annotator.gui import theme
 from annotator.gui.adjudication.case_panel import CasePanel
@@ -25,6 +26,7 @@ from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
 from annotator.gui.history_dialog import HistoryDialog
+from annotator.gui.permits import guard
 from annotator.gui.workers import run_in_background
 from annotator.services.other_queues import other_queues
 from annotator.services.review import actions, decisions, queue, reopen
@@ -106,6 +108,9 @@ class ReviewPage(QWidget):
         self.panel.confirm.clicked.connect(self.confirm)
         self.panel.text.returnPressed.connect(self.confirm)
         self._register_actions()
+        # A curator reads the conflicts here; deciding them is the adjudicator's (the core's
+        # table): the decision panel says so instead of refusing a typed reason.
+        guard(context, Action.ADJUDICATE_CASES, self.panel)
         self.refresh(keep=context.case_id)
 
     # --- loading -----------------------------------------------------------------------

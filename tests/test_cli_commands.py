@@ -20,7 +20,7 @@ COMMANDS = {
     "gui", "bundle", "unbundle", "package", "package-import", "roundtrip-status", "export",
     "validate", "review", "judge-import", "judge-assign", "judge-scores", "judge-conflicts",
     "judge-adjudicate", "judge-agreement", "sme-lint", "sme-import", "sme-items", "sme-assign",
-    "sme-queue", "sme-verdict", "sme-review", "sme-results", "bench-project", "bench",
+    "sme-queue", "sme-verdict", "sme-review", "sme-results", "bench-project", "bench", "history",
 }
 
 

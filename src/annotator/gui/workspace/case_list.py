@@ -129,7 +129,8 @@ class CaseListPanel(QWidget):
         self.user = user
         self.model = CaseListModel(self)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search cases (Ctrl+F)")
+        self.search.setPlaceholderText("Search (Ctrl+F)")
+        self.search.setToolTip("Search the cases' ids, titles, sections, areas and diagnoses")
         self.search.setClearButtonEnabled(True)
         self.filter = QComboBox()
         for key, text in FILTERS.items():
@@ -137,9 +138,12 @@ class CaseListPanel(QWidget):
         self.modality = QComboBox()  # filled from the core's list of the cases' modalities
         self.modality.setToolTip("Only cases with an exam of this modality")
         self.modality.addItem("Any modality", workspace.ANY_MODALITY)
-        for combo in (self.filter, self.modality):  # narrow lists keep their full width
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(5)
+        # The list stays narrow on a laptop: the filters do not ask for their longest entry
+        # (the search field gives the modality its room).
+        fit = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        for combo, letters in ((self.filter, 5), (self.modality, 12)):
+            combo.setSizeAdjustPolicy(fit)
+            combo.setMinimumContentsLength(letters)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -168,9 +172,11 @@ class CaseListPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(title)
         top.addWidget(self.filter, 1)
-        top.addWidget(self.modality)
         layout.addLayout(top)
-        layout.addWidget(self.search)
+        second = QHBoxLayout()
+        second.addWidget(self.search, 1)
+        second.addWidget(self.modality)
+        layout.addLayout(second)
         layout.addWidget(self.progress)
         layout.addWidget(self.table, 1)
         self.search.textChanged.connect(lambda _t: self.refresh())

@@ -139,3 +139,16 @@ def test_a_scale_out_of_range_is_refused_in_one_line(project_dir) -> None:  # ty
                                       "--screenshot", "x.png"])
     with pytest.raises(AnnotatorError, match="--scale 9.0 is out of range"):
         run_gui(args)
+
+
+def test_following_the_system_switches_when_the_desktop_does(  # type: ignore[no-untyped-def]
+    make_window, monkeypatch
+) -> None:
+    window = make_window()
+    assert theme.saved_choice() == "system" and theme.name() == "light"
+    monkeypatch.setattr(theme, "system_theme", lambda: "dark")
+    window.system_scheme_changed()
+    assert theme.name() == "dark"
+    window.set_theme("light")  # a chosen theme stays, whatever the desktop does
+    window.system_scheme_changed()
+    assert theme.name() == "light"

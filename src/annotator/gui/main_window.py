@@ -157,6 +157,10 @@ class MainWindow(QMainWindow):
         for spec in WINDOW_ACTIONS:
             self.registry.register(spec, handlers[spec.id], self)
         self.tabs.currentChanged.connect(self._page_changed)
+        if remember:  # "follow the system": a desktop switching to dark switches the app too
+            from PySide6.QtGui import QGuiApplication
+
+            QGuiApplication.styleHints().colorSchemeChanged.connect(self.system_scheme_changed)
         if remember:
             self._restore_geometry()
             remembered = QSettings().value("window/page")
@@ -360,6 +364,11 @@ class MainWindow(QMainWindow):
         assert isinstance(app, QApplication)
         theme.apply(app, theme.name(), scale)
         self.tabs.updateGeometry()
+
+    def system_scheme_changed(self, *_: object) -> None:
+        """The desktop changed its colour scheme: follow it if the user chose "system"."""
+        if theme.saved_choice() == "system":
+            self.set_theme("system")
 
     def set_theme(self, choice: str) -> None:
         """Use "system", "light" or "dark" from now on (kept); the pages are rebuilt in it."""

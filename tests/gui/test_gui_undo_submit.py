@@ -59,14 +59,6 @@ def test_board_drags_in_a_burst_merge_into_one_step(qtbot, page, stored) -> None
     assert not any(k.startswith("stage:") for k in stored())
 
 
-@pytest.fixture
-def stay_after_submit() -> None:
-    """These tests look at the submitted case itself: no going on to the next one."""
-    from annotator.gui.preferences import set_next_after_submit
-
-    set_next_after_submit(False)
-
-
 def test_a_submit_goes_on_to_the_next_open_case(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
     from annotator.services import annotating
 

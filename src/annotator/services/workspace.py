@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from annotator.domain import queue_order
 from annotator.domain.labels import (
     SUGGESTIBLE,
     LabelEdit,
@@ -102,11 +103,9 @@ def next_open(rows: list[CaseRow], after: str) -> str | None:
     """The first case after ``after`` in ``rows`` that is not submitted, wrapping around to
     the top (the annotate page goes on to it after a submit); None when all are submitted."""
     ids = [r.case_id for r in rows]
-    start = ids.index(after) + 1 if after in ids else 0
-    for row in rows[start:] + rows[:start]:
-        if row.case_id != after and row.state != AnnotationState.SUBMITTED.value:
-            return row.case_id
-    return None
+    done = [r.state == AnnotationState.SUBMITTED.value or r.case_id == after for r in rows]
+    found = queue_order.next_open(done, ids.index(after) if after in ids else -1)
+    return ids[found] if found is not None else None
 
 
 def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "",

@@ -169,3 +169,11 @@ def stored(gui_project) -> Callable[[str], dict[str, Any]]:  # type: ignore[no-u
         return annotating.view(gui_project, USER, case_id).labels
 
     return read
+
+
+@pytest.fixture
+def stay_after_submit() -> None:
+    """For tests that look at the submitted item itself: no going on to the next one."""
+    from annotator.gui.preferences import set_next_after_submit
+
+    set_next_after_submit(False)

@@ -59,6 +59,20 @@ def test_board_drags_in_a_burst_merge_into_one_step(qtbot, page, stored) -> None
     assert not any(k.startswith("stage:") for k in stored())
 
 
+def test_a_submit_goes_on_to_the_next_open_case(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.services import annotating
+
+    annotating.accept_suggestions(gui_project, "a1", "T2")
+    annotating.submit(gui_project, "a1", "T2")  # submitted elsewhere: skipped
+    page.case_list.refresh()
+    qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Return, CTRL)
+    assert annotating.view(gui_project, "a1", "T1").state == "submitted"
+    qtbot.waitUntil(lambda: page.session.case_id == "T3")
+    assert page.case_list.current == "T3"
+
+
+@pytest.mark.usefixtures("stay_after_submit")
 def test_submit_says_what_is_missing_then_submits(qtbot, page, stored, gui_project) -> None:  # type: ignore[no-untyped-def]
     from annotator.services import annotating
 
@@ -82,6 +96,7 @@ def test_submit_says_what_is_missing_then_submits(qtbot, page, stored, gui_proje
     assert stored()["importance:Figure 1"]["value"] == "essential"
 
 
+@pytest.mark.usefixtures("stay_after_submit")
 def test_reopen_a_submitted_case(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
     from annotator.services import annotating
 
@@ -98,6 +113,7 @@ def test_reopen_a_submitted_case(qtbot, page, gui_project) -> None:  # type: ign
     )
 
 
+@pytest.mark.usefixtures("stay_after_submit")
 def test_reopen_refused_after_adjudication_is_said_inline(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
     from annotator.services import annotating, rating
     from annotator.services.review import decisions

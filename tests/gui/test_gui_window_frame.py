@@ -53,10 +53,10 @@ def test_an_explicit_size_still_wins(qtbot, make_window, project_dir) -> None:  
 
 
 def test_the_last_page_is_restored(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
-    first = make_window()
+    first = make_window(user="cu")  # a curator sees every page
     first.show_page("agreement")
     first.close()
-    again = make_window()
+    again = make_window(user="cu")
     assert again.page_ids[again.tabs.currentIndex()] == "agreement"
     assert again.stack.currentWidget() is again.built["agreement"]
 
@@ -116,7 +116,7 @@ def _page_bar_in_full(window) -> None:  # type: ignore[no-untyped-def]
 def test_the_page_bar_never_clips(qtbot, make_window, size) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QApplication
 
-    window = make_window(size=size)
+    window = make_window(user="cu", size=size)  # the curator's bar is the widest
     for page_id in PAGE_IDS:
         window.show_page(page_id)
         QApplication.processEvents()
@@ -128,7 +128,7 @@ def test_screenshots_neither_restore_nor_save_the_window(  # type: ignore[no-unt
 ) -> None:
     from PySide6.QtCore import QSettings
 
-    first = make_window()
+    first = make_window(user="cu")
     first.show_page("export")
     first.resize(first.width(), 600)
     first.close()
@@ -136,7 +136,7 @@ def test_screenshots_neither_restore_nor_save_the_window(  # type: ignore[no-unt
     shot = _open(qtbot, _gui_args(project_dir, screenshot=str(tmp_path / "s.png")))
     assert shot.page_ids[shot.tabs.currentIndex()] == "annotate"  # the same on every machine
     assert shot.size() == QSize(1600, 1000)
-    shot.show_page("agreement")
+    shot.show_page("sme")
     shot.close()
     assert QSettings().value("window/page") == "export"
     assert QSettings().value("window/geometry") == saved

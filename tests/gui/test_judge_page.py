@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.context import GuiContext
@@ -48,6 +49,7 @@ def test_keyboard_scores_land_in_the_store(qtbot: Any, team: Any, tmp_path: Path
     assert (tmp_path / "judge.png").stat().st_size > 0
 
 
+@pytest.mark.usefixtures("stay_after_submit")
 def test_judges_appear_only_after_submit(qtbot: Any, team: Any) -> None:
     import_runs(team, "cu", RUNS[:1])
     judge_scoring.assign(team, "cu", 1)
@@ -65,6 +67,20 @@ def test_judges_appear_only_after_submit(qtbot: Any, team: Any) -> None:
     page.reveal()
     assert not page.judges.isHidden()
     assert "rule" in page.judges.toPlainText() and "llm" in page.judges.toPlainText()
+
+
+def test_a_submit_goes_on_to_the_next_open_output(qtbot: Any, team: Any) -> None:
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    assert len(page.entries) >= 2
+    first = page.item
+    for row in page.form.rows:
+        page.choose(row.key, "U" if row.key.endswith("/label") else 2)
+    page.submit()
+    assert page.entries[0][2]  # the first is submitted
+    assert page.items.currentRow() == 1 and page.item != first
 
 
 def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:

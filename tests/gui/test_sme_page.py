@@ -98,6 +98,7 @@ def _all_text(page: SmePage) -> str:
     return "\n".join(parts)
 
 
+@pytest.mark.usefixtures("stay_after_submit")
 def test_a_verdict_by_keys_and_buttons_is_stored_and_survives_reopening(
     qtbot: Any, sme: Any, project_location: str
 ) -> None:
@@ -185,6 +186,7 @@ def test_undo_and_redo_go_through_the_store(qtbot: Any, sme: Any) -> None:
     assert page.verdict.task == task
 
 
+@pytest.mark.usefixtures("stay_after_submit")
 def test_blind_before_submit_and_the_automated_verdict_after(qtbot: Any, sme: Any) -> None:
     # Another SME has already submitted this hybrid item with a telling rationale.
     task = sme_review.task_of(sme, "it-03", "A-NEG1")
@@ -211,6 +213,21 @@ def test_blind_before_submit_and_the_automated_verdict_after(qtbot: Any, sme: An
     beside = page.verdict.verdicts.toPlainText()
     assert "llm-judge-7" in beside and "0.8" in beside and "flag" in beside
     assert "OTHER-SME-RATIONALE" not in _all_text(page) and SYSTEM not in _all_text(page)
+
+
+def test_a_submit_goes_on_to_the_next_open_item(qtbot: Any, sme: Any) -> None:
+    page = _page(qtbot, sme)
+    task = _open(page, "it-03", "A-NEG1")
+    row = page.verdict.queue.currentRow()
+    for key in ("A", "P", "1"):
+        _key(qtbot, page, key)
+    _key(qtbot, page, "Return", ctrl=True)
+    assert sme_review.view(sme, "a1", task).submitted
+    entries = page.verdict.entries
+    assert entries[row].state == "submitted"
+    following = page.verdict.queue.currentRow()
+    assert following != row and entries[following].state != "submitted"
+    assert page.verdict.task == entries[following].task_id
 
 
 def test_rationale_is_required_when_flagged(qtbot: Any, sme: Any) -> None:

@@ -61,6 +61,8 @@ def test_case_list_progress_filter_and_search(imported) -> None:  # type: ignore
         "in_progress": 1,
         "submitted": 1,
         "recheck": 0,
+        "needs_fix": 0,
+        "red_flag": 0,
     }
     todo = workspace.case_list(imported, "a1", show="todo")
     assert [r.case_id for r in todo.rows] == ["T2", "T10"]
@@ -69,6 +71,42 @@ def test_case_list_progress_filter_and_search(imported) -> None:  # type: ignore
     assert workspace.case_list(imported, "a2").summary == "0 of 3 submitted"
     with pytest.raises(ValidationError, match="unknown case filter"):
         workspace.case_list(imported, "a1", show="mine")
+
+
+def test_case_list_filters_by_modality_red_flag_and_needs_fix(  # type: ignore[no-untyped-def]
+    team, tmp_path: Path
+) -> None:
+    ct = make_case("C1", case_title="CT case")
+    ct["imaging_examinations"][0]["meta_info"]["modality"] = "CT"
+    broken = make_case("B2")
+    broken["imaging_examinations"][1]["meta_info"]["contrast"] = "No contrast"  # a problem
+    import_cases(team, "cu", [write_case_file(tmp_path / "drafts", [ct, broken, make_case("M3")])])
+    assign(team, "cu", 3)
+    annotating.set_label(team, "a1", "M3", "red_flag", "Figure 2", "contraindicated here")
+    listing = workspace.case_list(team, "a1")
+    assert listing.modalities == ["CT", "MRI"]
+    assert {r.case_id: r.modalities for r in listing.rows}["C1"] == ("CT", "MRI")
+    ids = lambda **given: [r.case_id for r in workspace.case_list(team, "a1", **given).rows]  # noqa: E731
+    assert ids(modality="CT") == ["C1"]
+    assert ids(modality="MRI") == ["B2", "C1", "M3"]
+    assert ids(show="red_flag") == ["M3"]
+    assert ids(show="needs_fix") == ["B2"]
+    assert ids(show="needs_fix", modality="CT") == []
+    assert workspace.case_list(team, "a2", show="red_flag").rows == []  # a1's flag is a1's own
+
+
+def test_next_open_case_skips_submitted_ones_and_wraps(imported) -> None:  # type: ignore[no-untyped-def]
+    annotating.accept_suggestions(imported, "a1", "T2")
+    annotating.submit(imported, "a1", "T2")
+    rows = workspace.case_list(imported, "a1").rows  # T1, T2 (submitted), T10
+    assert workspace.next_open(rows, "T1") == "T10"  # past the submitted T2
+    assert workspace.next_open(rows, "T10") == "T1"  # wraps to the top
+    assert workspace.next_open(rows, "T2") == "T10"
+    annotating.accept_suggestions(imported, "a1", "T1")
+    annotating.submit(imported, "a1", "T1")
+    annotating.accept_suggestions(imported, "a1", "T10")
+    annotating.submit(imported, "a1", "T10")
+    assert workspace.next_open(workspace.case_list(imported, "a1").rows, "T10") is None
 
 
 def test_case_images_in_exam_order_with_bytes(imported) -> None:  # type: ignore[no-untyped-def]

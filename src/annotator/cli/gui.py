@@ -24,6 +24,12 @@ def register(subparsers: Any) -> None:
         metavar="WxH",
         help="window size (default: the last session's; screenshots 1600x1000)",
     )
+    p.add_argument("--theme", choices=["light", "dark"],
+                   help="colours for this run (default: the app's setting, which follows the "
+                   "system until changed)")
+    p.add_argument("--scale", type=float, metavar="F",
+                   help="interface scale for this run, e.g. 1.25 (default: the app's setting; "
+                   "Ctrl+= and Ctrl+- change it)")
     p.add_argument("--case", metavar="ID")
     p.add_argument("--open-bundle", metavar="FILE", help="open a work bundle (with --into DIR)")
     p.add_argument("--into", metavar="DIR", help="the new folder for the bundle's project")

@@ -1,4 +1,4 @@
-"""``demo``, ``status``, ``backup`` and ``repair``: the project as a whole."""
+"""``demo``, ``status``, ``backup``, ``repair`` and ``history``: the project as a whole."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.services.case_history import case_history
 from annotator.services.demo import build_demo, default_demo_folder
 from annotator.services.history_audit import verify_history
 from annotator.services.repair import repair_case_states
@@ -35,6 +36,12 @@ def register(subparsers: Any) -> None:
                               " reordered row or a cut tail; exit 1 when the chain is broken")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_history_verify)
+    help_ = ("who changed what and when on a case, from the append-only history (an "
+             "annotator sees only their own entries)")
+    p = subparsers.add_parser("history", help=help_, description=help_)
+    p.add_argument("case", metavar="CASE_ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_history)
 
 
 DEMO_HELP = (
@@ -93,3 +100,15 @@ def cmd_history_verify(args: argparse.Namespace) -> int:
     else:
         print(f"history chain broken ({report.problem.kind}): {report.problem.message}")
     return 0 if report.intact else EXIT_FAILED
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    project = project_of(args)
+    lines = case_history(project, actor_of(project, args), args.case)
+    if args.json:
+        print_json([line.as_json() for line in lines])
+        return 0
+    for line in lines:
+        print(f"{line.at:%Y-%m-%d %H:%M:%S}  {line.actor}  {line.what}")
+    print(f"{len(lines)} change(s) of {args.case}")
+    return 0

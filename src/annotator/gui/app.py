@@ -138,6 +138,12 @@ def open_window(args: argparse.Namespace) -> Any:
     app.setOrganizationName("annotator")
     app.setStyle("Fusion")
     app.setWindowIcon(QIcon(str(icon_path())))
+    from annotator.gui import theme
+
+    # Screenshots look the same on every machine: light at scale 1 unless asked otherwise.
+    choice = getattr(args, "theme", None) or ("light" if args.screenshot else theme.saved_choice())
+    scale = getattr(args, "scale", None) or (1.0 if args.screenshot else theme.saved_scale())
+    theme.apply(app, theme.resolve(choice), scale)
     requested = getattr(args, "as_user", None)
     if requested is None:
         requested = os.environ.get("ANNOTATOR_USER")
@@ -156,8 +162,10 @@ def open_window(args: argparse.Namespace) -> Any:
                         remember=not args.screenshot)
     if size is not None:
         window.resize(*size)
-    if args.page:
-        window.show_page(args.page)
+    if args.page and window.page_ids:
+        window.show_page(args.page)  # PermissionDenied for a page the user's roles do not see
+    elif args.page:  # the identity chooser is up: open the page once somebody is chosen
+        window.wanted_page = args.page
     return window
 
 
@@ -166,6 +174,9 @@ def run_gui(args: argparse.Namespace) -> int:
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     parse_size(args.size)  # a bad --size is refused before Qt starts
+    scale = getattr(args, "scale", None)
+    if scale is not None and not 0.5 <= scale <= 3:
+        raise AnnotatorError(f"--scale {scale} is out of range: give a factor from 0.5 to 3")
     window = open_window(args)
     from PySide6.QtWidgets import QApplication
 

@@ -17,3 +17,6 @@ class GuiContext:
     user: str | None
     actions: ActionRegistry | None = field(default=None)
     case_id: str | None = None  # a case to open first (command line --case)
+    # The user's roles: set by the main window; None until known (read from the project
+    # when a page asks, see ``permits.roles``).
+    roles: list[str] | None = None

@@ -25,12 +25,16 @@ from PySide6.QtWidgets import (
 
 from annotator import __version__
 from annotator.errors import PermissionDenied
+from annotator.gui import theme
 from annotator.gui.actions import ActionRegistry, ActionSpec
+from annotator.gui.appearance import AppearanceMenu
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.roundtrip.controller import RoundTripActions
 from annotator.store.project import Project
 
+# The pages the app has, by the core's page ids (the core's table orders the page bar and
+# says who sees which; its "desk" page is not built yet, so nobody is shown it).
 PAGES = (
     ("annotate", "Annotate"),
     ("sme", "SME review"),
@@ -39,6 +43,7 @@ PAGES = (
     ("judge", "Judge scoring"),
     ("export", "Export"),
 )
+TITLES = dict(PAGES)
 WINDOW_ACTIONS = (
     ActionSpec("help.shortcuts", "Keyboard shortcuts", "F1", "Help"),
     ActionSpec("help.shortcuts_question", "Keyboard shortcuts", "?", "Help"),
@@ -46,6 +51,10 @@ WINDOW_ACTIONS = (
     ActionSpec("page.next", "Next page", "Ctrl+PgDown", "Navigation"),
     ActionSpec("page.previous", "Previous page", "Ctrl+PgUp", "Navigation"),
     ActionSpec("app.quit", "Quit", "Ctrl+Q", "Window"),
+    ActionSpec("app.scale_up", "Larger interface", "Ctrl+=", "Window"),
+    ActionSpec("app.scale_down", "Smaller interface", "Ctrl+-", "Window"),
+    ActionSpec("app.scale_reset", "Interface at normal size", "Ctrl+0", "Window"),
+    ActionSpec("app.theme_toggle", "Light or dark theme", "Ctrl+Shift+L", "Window"),
 )
 FIRST_START_SIZE = (1600, 1000)  # shrunk to the screen's free area when that is smaller
 
@@ -95,10 +104,8 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        top = QWidget()
+        top = self.top_bar = QWidget()
         top.setObjectName("topBar")
-        top.setStyleSheet("QWidget#topBar { background: #2c3e50; } "
-                          "QWidget#topBar QLabel, QWidget#topBar QToolButton { color: white; }")
         bar = QHBoxLayout(top)
         bar.setContentsMargins(6, 0, 6, 0)
         bar.addWidget(self.roundtrip.menu_button)
@@ -109,13 +116,6 @@ class MainWindow(QMainWindow):
         # whole bar instead of hiding titles behind scroll buttons.
         self.tabs.setUsesScrollButtons(False)
         self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
-        self.tabs.setStyleSheet(
-            "QTabBar::tab { color: #dfe6ee; padding: 6px 14px; background: transparent; } "
-            "QTabBar::tab:selected { color: white; border-bottom: 3px solid #5dade2; "
-            "font-weight: bold; }"
-        )
-        for _page_id, title in PAGES:
-            self.tabs.addTab(title)
         bar.addWidget(self.tabs)
         bar.addStretch(1)
         bar.addWidget(self.roundtrip.send.button)
@@ -127,13 +127,17 @@ class MainWindow(QMainWindow):
         help_button.setText("Shortcuts (F1)")
         help_button.setAutoRaise(True)
         help_button.clicked.connect(self.show_shortcuts)
+        self.appearance = AppearanceMenu(self)
         bar.addWidget(self.who)
+        bar.addWidget(self.appearance.button)
         bar.addWidget(help_button)
+        self._style_bar()
         layout.addWidget(top)
         self.stack = QStackedWidget()
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
         self.page_ids: list[str] = []
+        self.wanted_page: str | None = None  # the page to open once the pages are built
         self.built: dict[str, QWidget] = {}
         self.chooser: QWidget | None = None
         self.sheet: QWidget | None = None
@@ -144,13 +148,23 @@ class MainWindow(QMainWindow):
             "page.next": lambda: self._step_page(1),
             "page.previous": lambda: self._step_page(-1),
             "app.quit": self.close,
+            "app.scale_up": lambda: self.set_scale(theme.scale() + theme.SCALE_STEP),
+            "app.scale_down": lambda: self.set_scale(theme.scale() - theme.SCALE_STEP),
+            "app.scale_reset": lambda: self.set_scale(1.0),
+            "app.theme_toggle": lambda: self.set_theme("dark" if theme.name() == "light"
+                                                       else "light"),
         }
         for spec in WINDOW_ACTIONS:
             self.registry.register(spec, handlers[spec.id], self)
         self.tabs.currentChanged.connect(self._page_changed)
+        if remember:  # "follow the system": a desktop switching to dark switches the app too
+            from PySide6.QtGui import QGuiApplication
+
+            QGuiApplication.styleHints().colorSchemeChanged.connect(self.system_scheme_changed)
         if remember:
             self._restore_geometry()
-            self._restore_page()
+            remembered = QSettings().value("window/page")
+            self.wanted_page = str(remembered) if remembered else None
         self.roundtrip.project_changed()
         if context.project is not None and not context.user and self._has_users():
             self.ask_identity()
@@ -175,6 +189,7 @@ class MainWindow(QMainWindow):
         self.chooser.chosen.connect(self.set_identity)
         self.stack.addWidget(self.chooser)
         self.stack.setCurrentWidget(self.chooser)
+        self._fill_tabs([])
         self.tabs.setEnabled(False)
         self.who.setText("nobody chosen")
 
@@ -211,14 +226,42 @@ class MainWindow(QMainWindow):
     # -- pages ----------------------------------------------------------------------------
 
     def build_pages(self) -> None:
-        """Make room for the pages; each is built when first shown (fast start-up)."""
+        """Make room for the pages the user's roles can use; each is built when first shown
+        (fast start-up). The wanted page (restored, or asked for) opens if the roles allow it,
+        else the roles' landing page."""
+        from annotator.domain.permissions import landing_page, pages_for
+
         self._drop_pages()
-        self.page_ids = [page_id for page_id, _ in PAGES]
+        roles = self.context.roles = self._roles()
+        shown = [p for p in pages_for(roles) if p in TITLES]
+        landing = landing_page(roles)
+        start = next(p for p in (self.wanted_page, landing, shown[0]) if p in shown)
         self.built = {}
+        self._fill_tabs(shown)
         self.tabs.setEnabled(True)
         self.who.setText(self.context.user or "nobody")
         self.roundtrip.project_changed()
+        blocked = self.tabs.blockSignals(True)
+        self.tabs.setCurrentIndex(shown.index(start))
+        self.tabs.blockSignals(blocked)
         self._page_changed(self.tabs.currentIndex())
+
+    def _roles(self) -> list[str]:
+        from annotator.domain.states import ROLES
+        from annotator.services.users import roles_of
+
+        if self.context.project is None:  # nothing to protect: every page says "open a project"
+            return list(ROLES)
+        return roles_of(self.context.project, self.context.user)
+
+    def _fill_tabs(self, page_ids: list[str]) -> None:
+        blocked = self.tabs.blockSignals(True)
+        while self.tabs.count():
+            self.tabs.removeTab(0)
+        for page_id in page_ids:
+            self.tabs.addTab(TITLES[page_id])
+        self.page_ids = list(page_ids)
+        self.tabs.blockSignals(blocked)
 
     def switch_project(self, project: Project, user: str | None, page_id: str = "annotate") -> None:
         """Work on ``project`` as ``user`` from now on (e.g. one just made from a bundle)."""
@@ -229,9 +272,7 @@ class MainWindow(QMainWindow):
             self.chooser = None
         self.context.project, self.context.user, self.context.case_id = project, user, None
         self.setWindowTitle(self._title())
-        blocked = self.tabs.blockSignals(True)  # build only the page shown, not the old one
-        self.tabs.setCurrentIndex([p for p, _ in PAGES].index(page_id))
-        self.tabs.blockSignals(blocked)
+        self.wanted_page = page_id
         self.build_pages()
 
     def _title(self) -> str:
@@ -261,8 +302,11 @@ class MainWindow(QMainWindow):
         self.built = {}
 
     def _page_changed(self, index: int) -> None:
-        # The selected title is bold, hence wider: let the layout give the bar its new width.
+        # The selected title is bold, hence wider: give the bar its new width now, so that the
+        # window's minimum width grows with it before anything is drawn clipped.
         self.tabs.updateGeometry()
+        for layout in (self.top_bar.layout(), self.centralWidget().layout(), self.layout()):
+            layout.activate()
         if 0 <= index < len(self.page_ids):
             self.stack.setCurrentWidget(self.page(self.page_ids[index]))
             if self.remember:
@@ -272,7 +316,12 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
 
     def show_page(self, page_id: str) -> None:
-        index = [p for p, _ in PAGES].index(page_id)
+        """Open ``page_id``; PermissionDenied if the user's roles do not show it."""
+        if page_id not in self.page_ids:
+            raise PermissionDenied(f"the {TITLES.get(page_id, page_id)} page is not shown to "
+                                   f"{self.context.user or 'nobody'} (roles: "
+                                   f"{', '.join(self.context.roles or []) or 'none'})")
+        index = self.page_ids.index(page_id)
         if index == self.tabs.currentIndex():
             self._page_changed(index)
         self.tabs.setCurrentIndex(index)
@@ -280,7 +329,7 @@ class MainWindow(QMainWindow):
     def page(self, page_id: str) -> QWidget:
         """The page ``page_id``, built now if it was not shown before."""
         if page_id not in self.built:
-            title = dict(PAGES)[page_id]
+            title = TITLES[page_id]
             page = make_page(page_id, title, self.context)
             self.built[page_id] = page
             self.stack.addWidget(page)
@@ -291,6 +340,53 @@ class MainWindow(QMainWindow):
         """True when every page that can say so has its content on screen."""
         checks = [getattr(p, "ready", None) for p in self.pages]
         return not self.roundtrip.busy and all(check() for check in checks if callable(check))
+
+    # -- appearance -----------------------------------------------------------------------
+
+    def _style_bar(self) -> None:
+        self.top_bar.setStyleSheet(theme.css(
+            "QWidget#topBar { background: $topbar; } "
+            "QWidget#topBar QLabel, QWidget#topBar QToolButton { color: $topbar_text; }"))
+        self.tabs.setStyleSheet(theme.css(
+            "QTabBar::tab { color: $tab_text; padding: 6px 14px; background: transparent; } "
+            "QTabBar::tab:selected { color: $topbar_text; border-bottom: 3px solid $tab_accent; "
+            "font-weight: bold; }"))
+        self.roundtrip.restyle()
+
+    def set_scale(self, scale: float) -> None:
+        """Make the interface's text ``scale`` times the desktop's (kept for next time)."""
+        from PySide6.QtWidgets import QApplication
+
+        scale = theme.clamp_scale(scale)
+        if self.remember:
+            QSettings().setValue("appearance/scale", scale)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        theme.apply(app, theme.name(), scale)
+        self.tabs.updateGeometry()
+
+    def system_scheme_changed(self, *_: object) -> None:
+        """The desktop changed its colour scheme: follow it if the user chose "system"."""
+        if theme.saved_choice() == "system":
+            self.set_theme("system")
+
+    def set_theme(self, choice: str) -> None:
+        """Use "system", "light" or "dark" from now on (kept); the pages are rebuilt in it."""
+        from PySide6.QtWidgets import QApplication
+
+        if self.remember:
+            QSettings().setValue("appearance/theme", choice)
+        self.appearance.chosen(choice)
+        resolved = theme.resolve(choice)
+        if resolved == theme.name():
+            return
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        theme.apply(app, resolved, theme.scale())
+        self._style_bar()
+        if self.page_ids:  # pages read their colours when built: build them again
+            self.wanted_page = self.page_ids[self.tabs.currentIndex()]
+            self.build_pages()
 
     # -- shortcut sheet, geometry, closing ------------------------------------------------
 
@@ -311,15 +407,6 @@ class MainWindow(QMainWindow):
         if geometry is not None and self.restoreGeometry(geometry):
             return
         self.setGeometry(first_start_geometry(self.screen().availableGeometry()))
-
-    def _restore_page(self) -> None:
-        """Open on the page shown when the window last closed (``--page`` may still change it)."""
-        page_id = QSettings().value("window/page")
-        ids = [p for p, _ in PAGES]
-        if page_id in ids:
-            blocked = self.tabs.blockSignals(True)  # build the page once, in build_pages
-            self.tabs.setCurrentIndex(ids.index(str(page_id)))
-            self.tabs.blockSignals(blocked)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         for page in self.pages:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.gui.actions import ActionRegistry
 
 
@@ -97,8 +98,8 @@ class ShortcutSheet(QDialog):
         if clashes:
             others = {i for c in clashes for i in c[1:]} - {action_id}
             names = ", ".join(self.registry.specs[o].text for o in sorted(others))
-            self.message.setText(f"<span style='color:#b03a2e'>{key} is already used by: "
-                                 f"{names}. Nothing changed.</span>")
+            self.message.setText(theme.span("danger", f"{key} is already used by: {names}. "
+                                            "Nothing changed."))
             return False
         self.message.setText(f"{self.registry.specs[action_id].text}: now {key or 'no key'}")
         self.fill()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from shiboken6 import isValid
 
 
 class _Relay(QObject):
@@ -45,6 +46,13 @@ class _Task(QRunnable):
 _alive: set[_Relay] = set()
 
 
+def _receiver_gone(callback: Callable[..., Any] | None) -> bool:
+    """True when ``callback`` is a method of a widget that was destroyed meanwhile (a page
+    rebuilt in a new theme, or dropped when the user switched)."""
+    owner = getattr(callback, "__self__", None)
+    return isinstance(owner, QObject) and not isValid(owner)
+
+
 def run_in_background(
     fn: Callable[[], Any],
     on_done: Callable[[Any], None],
@@ -58,11 +66,12 @@ def run_in_background(
 
     def finish(result: Any) -> None:
         _alive.discard(relay)
-        on_done(result)
+        if not _receiver_gone(on_done):
+            on_done(result)
 
     def fail(exc: BaseException) -> None:
         _alive.discard(relay)
-        if on_error is not None:
+        if on_error is not None and not _receiver_gone(on_error):
             on_error(exc)
 
     relay.done.connect(finish)

@@ -116,6 +116,13 @@ def list_users(project: Project) -> list[UserInfo]:
         return [UserInfo(u.name, u.role_names) for u in users]
 
 
+def roles_of(project: Project, name: str | None) -> list[str]:
+    """The roles of ``name``; none for somebody who is not a user of the project."""
+    with project.tx() as session:
+        user = session.scalars(select(User).where(User.name == (name or ""))).first()
+        return sorted(user.role_names) if user is not None else []
+
+
 def resolve_actor(project: Project, requested: str | None, password: str | None = None) -> str:
     """Who is acting: ``--as``/ANNOTATOR_USER, else the project's local user, else setup.
 

@@ -15,7 +15,14 @@ from typing import Any
 
 from sqlalchemy import select
 
-from annotator.domain.labels import SUGGESTIBLE, LabelEdit, label_key, missing_for_submit
+from annotator.domain import queue_order
+from annotator.domain.labels import (
+    SUGGESTIBLE,
+    LabelEdit,
+    label_key,
+    missing_for_submit,
+    split_key,
+)
 from annotator.domain.states import AnnotationState
 from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
@@ -33,7 +40,10 @@ FILTERS: dict[str, str] = {
     "in_progress": "In progress",
     "submitted": "Submitted",
     "recheck": "Needs re-check",
+    "needs_fix": "Draft needs a fix",
+    "red_flag": "Red-flagged by me",
 }
+ANY_MODALITY = ""  # the modality filter's "every modality"
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,8 @@ class CaseRow:
     needs_fix: bool  # the draft has problems a physician may fix
     discarded: bool
     updated_at: datetime | None
+    modalities: tuple[str, ...] = ()  # of the case's exams, sorted, as the draft gives them
+    red_flag: bool = False  # the annotator flagged at least one exam as unsafe
 
     @property
     def progress(self) -> float:
@@ -65,6 +77,7 @@ class CaseList:
     total: int
     submitted: int
     counts: dict[str, int] = field(default_factory=dict)  # filter id -> rows it would show
+    modalities: list[str] = field(default_factory=list)  # every modality of the assigned cases
 
     @property
     def summary(self) -> str:
@@ -79,15 +92,30 @@ def _matches(row: CaseRow, show: str) -> bool:
         return row.state != AnnotationState.SUBMITTED.value
     if show == "recheck":
         return row.needs_recheck
+    if show == "needs_fix":
+        return row.needs_fix
+    if show == "red_flag":
+        return row.red_flag
     return row.state == show
 
 
-def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "") -> CaseList:
+def next_open(rows: list[CaseRow], after: str) -> str | None:
+    """The first case after ``after`` in ``rows`` that is not submitted, wrapping around to
+    the top (the annotate page goes on to it after a submit); None when all are submitted."""
+    ids = [r.case_id for r in rows]
+    done = [r.state == AnnotationState.SUBMITTED.value or r.case_id == after for r in rows]
+    found = queue_order.next_open(done, ids.index(after) if after in ids else -1)
+    return ids[found] if found is not None else None
+
+
+def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "",
+              modality: str = ANY_MODALITY) -> CaseList:
     """The annotator's assigned cases (withdrawn ones excluded), filtered and searched.
 
     ``show`` is a key of :data:`FILTERS`; ``search`` matches case id, title, section, area
-    and final diagnosis, case-insensitively, every word anywhere. Rows are sorted by case id
-    (numbers in ids compare as numbers: case 9 before case 10).
+    and final diagnosis, case-insensitively, every word anywhere; ``modality`` keeps the
+    cases with an exam of that modality. Rows are sorted by case id (numbers in ids compare
+    as numbers: case 9 before case 10).
     """
     if show not in FILTERS:
         raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
@@ -102,10 +130,12 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
         ).all()
         everything = [_row(annotation, case, revision) for annotation, case, revision in pairs]
     everything.sort(key=lambda pair: natural_key(pair[0].case_id))
-    searched = [row for row, hay in everything if all(w in hay for w in words)]
+    searched = [row for row, hay in everything if all(w in hay for w in words)
+                and (modality == ANY_MODALITY or modality in row.modalities)]
     all_rows = [row for row, _ in everything]
     return CaseList(
         rows=[row for row in searched if _matches(row, show)],
+        modalities=sorted({m for r in all_rows for m in r.modalities}),
         total=len(all_rows),
         submitted=sum(1 for r in all_rows if r.state == AnnotationState.SUBMITTED.value),
         counts={key: sum(1 for r in all_rows if _matches(r, key)) for key in FILTERS},
@@ -150,12 +180,21 @@ def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[Ca
         needs_fix=bool(revision.problems),
         discarded=discarded,
         updated_at=annotation.updated_at,
+        modalities=_modalities(content),
+        red_flag=any(split_key(k)[0] == "red_flag" and v for k, v in labels.items()),
     )
     haystack = " ".join(
         str(content.get(k) or "")
         for k in ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis")
     ).lower()
     return row, haystack
+
+
+def _modalities(content: dict[str, Any]) -> tuple[str, ...]:
+    exams = content.get("imaging_examinations") or []
+    found = {str((exam.get("meta_info") or {}).get("modality") or "").strip()
+             for exam in exams if isinstance(exam, dict)}
+    return tuple(sorted(m for m in found if m))
 
 
 def natural_key(text: str) -> tuple[Any, ...]:

@@ -84,7 +84,7 @@ CONSISTENCY_CAPTION = (
 )
 
 
-def reliability_rows(results: SmeResults) -> str:
+def reliability_rows(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str:
     """The reliability table's header and rows (HTML): per benchmark, kappa and alpha on
     applicability and pass/flag, ICC and interval alpha on scores, and SME vs automated
     agreement (hybrid); flags in red on a row of their own."""
@@ -118,30 +118,33 @@ def reliability_rows(results: SmeResults) -> str:
         )
         if r.flags:
             rows += (
-                f"<tr><td></td><td colspan='7' style='color:{FLAG_COLOUR}'>"
+                f"<tr><td></td><td colspan='7' style='color:{flag_colour}'>"
                 f"⚠ {html.escape('; '.join(r.flags))}</td></tr>"
             )
     return head + rows
 
 
-def consistency_rows(results: SmeResults) -> str:
+def consistency_rows(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str:
     """Each rubric's Cronbach's alpha with its Feldt interval, cases and flag (HTML rows)."""
     head = "<tr><th>rubric</th><th>Cronbach α</th><th>cases</th><th>flag</th></tr>"
     return head + "".join(
         f"<tr><td>{html.escape(r.code)}</td>"
         + _cell(r.cronbach.value, {"c": {"a": r.cronbach.ci}}, "c", "a")
         + f"<td align='right'>{r.cronbach.cases}</td>"
-        f"<td style='color:{FLAG_COLOUR}'>{html.escape(r.cronbach.flag or '')}</td></tr>"
+        f"<td style='color:{flag_colour}'>{html.escape(r.cronbach.flag or '')}</td></tr>"
         for r in results.rubrics
     )
 
 
-def reliability_html(results: SmeResults) -> str:
-    """The reliability and rubric-consistency tables as the app's tab shows them."""
+def reliability_html(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str:
+    """The reliability and rubric-consistency tables as the app's tab shows them;
+    ``flag_colour`` for flags, the app's theme's own on screen."""
     table = "<table cellspacing='0' cellpadding='3' border='1' width='100%'>"
     return (
-        f"<p><b>{RELIABILITY_CAPTION}</b></p>{table}{reliability_rows(results)}</table>"
-        f"<p><b>{CONSISTENCY_CAPTION}</b></p>{table}{consistency_rows(results)}</table>"
+        f"<p><b>{RELIABILITY_CAPTION}</b></p>{table}"
+        f"{reliability_rows(results, flag_colour)}</table>"
+        f"<p><b>{CONSISTENCY_CAPTION}</b></p>{table}{consistency_rows(results, flag_colour)}"
+        "</table>"
     )
 
 

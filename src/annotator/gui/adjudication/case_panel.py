@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.review.notes import Note
 from annotator.services.review.view import CaseDetail
 
@@ -35,7 +36,7 @@ def notes_html(notes: dict[str, list[Note]]) -> str:
     for letter, found in notes.items():
         parts.append(f"<h4>Reviewer {letter}</h4>")
         if not found:
-            parts.append("<p style='color:#777'>no comments, flags or notes</p>")
+            parts.append(f"<p>{theme.span('text_dim', 'no comments, flags or notes')}</p>")
             continue
         rows = "".join(
             f"<li><b>{html.escape(n.kind)}</b> ({html.escape(n.where)}): {html.escape(n.text)}</li>"
@@ -92,7 +93,7 @@ class CasePanel(QSplitter):
         self.preview.setMinimumHeight(160)
         # Ignored: the scaled pixmap must never make the label (and the window) grow.
         self.preview.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self.preview.setStyleSheet("background:#111; color:#bbb")
+        self.preview.setStyleSheet(theme.css("background: $viewer; color: $viewer_text"))
         self.preview_caption = QLabel("")
         self.preview_caption.setWordWrap(True)
         self.strip = QListWidget()

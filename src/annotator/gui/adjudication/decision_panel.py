@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -27,11 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.gui.adjudication.format import STATE_COLOUR, STATE_TEXT, one_line, value_html
 from annotator.services.review.queue import QueueItem
 
-_CARD = "QFrame#card {border:1px solid #c8c8c8; border-radius:6px; background:#fafafa}"
-_PICKED = "QFrame#card {border:2px solid #1a73e8; border-radius:6px; background:#eef4fd}"
+_CARD = "QFrame#card {border:1px solid $frame_border; border-radius:6px; background:$card_frame}"
+_PICKED = "QFrame#card {border:2px solid $picked_border; border-radius:6px; background:$picked}"
 
 
 class ItemsTable(QTableWidget):
@@ -67,9 +67,9 @@ class ItemsTable(QTableWidget):
                 cell = QTableWidgetItem(text)
                 cell.setToolTip(text)
                 if col == len(cells) - 1:
-                    cell.setForeground(QColor(STATE_COLOUR[item.state]))
+                    cell.setForeground(theme.qcolour(STATE_COLOUR[item.state]))
                 elif item.kind == "auto_resolved":
-                    cell.setForeground(QColor("#6b6b6b"))
+                    cell.setForeground(theme.qcolour("agreed"))
                 self.setItem(row, col, cell)
         header = self.horizontalHeader()
         fit, stretch = QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch
@@ -101,7 +101,7 @@ class DecisionPanel(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("decision")
-        self.setStyleSheet("QPushButton:checked {background:#1a73e8; color:white}")
+        self.setStyleSheet(theme.css("QPushButton:checked {background:$choice; color:$on_choice}"))
         self.item: QueueItem | None = None
         self.pending: Any = None
         self.source: str | None = None  # a reviewer letter or "edit"
@@ -196,7 +196,7 @@ class DecisionPanel(QFrame):
     def _add_card(self, key: str, heading: str, value: Any, reference: Any) -> None:
         card = QFrame()
         card.setObjectName("card")
-        card.setStyleSheet(_CARD)
+        card.setStyleSheet(theme.css(_CARD))
         box = QVBoxLayout(card)
         box.setContentsMargins(8, 6, 8, 6)
         head = QLabel(f"<b>{heading}</b>")
@@ -217,7 +217,7 @@ class DecisionPanel(QFrame):
         self.text.setEnabled(on)
         self.confirm.setEnabled(on)
         if why:
-            self.status.setText(f"<span style='color:#8a5a00'>{why}</span>")
+            self.status.setText(f"<span style='color:{theme.colour('warning')}'>{why}</span>")
 
     def pick(self, letter: str) -> bool:
         """Choose a reviewer's value; False when that reviewer has none for this item."""
@@ -247,7 +247,7 @@ class DecisionPanel(QFrame):
 
     def _highlight(self, key: str) -> None:
         for name, card in self.cards.items():
-            card.setStyleSheet(_PICKED if name == key else _CARD)
+            card.setStyleSheet(theme.css(_PICKED if name == key else _CARD))
 
     def refresh_status(self) -> None:
         missing = []

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.errors import ValidationError
+from annotator.gui import theme
 from annotator.review.order_board import validate_board
 
 
@@ -118,7 +119,7 @@ class TextDialog(_Dialog):
             self.layout_.addWidget(self.editor)
             self.editor.setFocus()
         hint = QLabel("Enter accepts · Shift+Enter new line · Esc cancels")
-        hint.setStyleSheet("color:#666")
+        hint.setStyleSheet(theme.css("color: $text_dim"))
         self.layout_.addWidget(hint)
         self.finish_layout()
 
@@ -182,7 +183,7 @@ class BoardDialog(_Dialog):
         )
         intro.setWordWrap(True)
         self.error = QLabel("")
-        self.error.setStyleSheet("color:#b3261e")
+        self.error.setStyleSheet(theme.css("color: $danger"))
         self.error.setWordWrap(True)
         self.layout_.addWidget(intro)
         self.layout_.addWidget(self.table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from annotator.gui import theme
 from annotator.review.conflicts import item_label
 from annotator.review.order_board import board_text
 from annotator.review.textdiff import diff_html
@@ -17,12 +18,12 @@ STATE_TEXT = {
     "moot": "moot",
     "auto_resolved": "agreed",
 }
-STATE_COLOUR = {
-    "open": "#b3261e",
-    "decided": "#1b6e20",
-    "overridden": "#6a4fb3",
-    "moot": "#777777",
-    "auto_resolved": "#555555",
+STATE_COLOUR = {  # the theme's colour role of each state
+    "open": "open",
+    "decided": "decided",
+    "overridden": "overridden",
+    "moot": "moot",
+    "auto_resolved": "agreed",
 }
 CASE_MARK = {"in_review": "●", "green_lit": "★", "excluded": "✕", "annotating": "…"}
 
@@ -56,7 +57,7 @@ def board_html(board: dict[str, int | None], reference: dict[str, int | None] | 
     for figure, stage in rows:
         shown = "unranked" if stage is None else f"stage {stage}"
         differs = reference is not None and reference.get(figure) != stage
-        style = ' style="color:#b3261e;font-weight:bold"' if differs else ""
+        style = f' style="color:{theme.colour("open")};font-weight:bold"' if differs else ""
         cells.append(f"<tr><td>{html.escape(figure)}</td><td{style}>{shown}</td></tr>")
     return f"<p>{html.escape(board_text(board))}</p><table>{''.join(cells)}</table>"
 
@@ -80,11 +81,11 @@ def value_html(value: Any, reference: Any = None) -> str:
 def banner_html(detail: CaseDetail) -> str:
     """Why the case is not green yet (every blocker), or that it is ready or decided."""
     if detail.state == "green_lit":
-        return f"<span style='color:#1b6e20'>★ Green-lit by {detail.green_lit_by}.</span>"
+        return theme.span("success", f"★ Green-lit by {detail.green_lit_by}.")
     if detail.state == "excluded":
-        return f"<span style='color:#777'>Excluded: {detail.state_reason}</span>"
+        return theme.span("text_dim", f"Excluded: {detail.state_reason}")
     if not detail.blockers:
-        return "<span style='color:#1b6e20'>Ready for the green light (G).</span>"
+        return theme.span("success", "Ready for the green light (G).")
     prefix = "open conflict: "
     readable = [
         prefix + item_label(b[len(prefix) :]) if b.startswith(prefix) else b
@@ -92,4 +93,4 @@ def banner_html(detail: CaseDetail) -> str:
     ]
     shown = "; ".join(readable[:4])
     more = f" (+{len(detail.blockers) - 4} more)" if len(detail.blockers) > 4 else ""
-    return f"<span style='color:#8a5a00'>Not green yet: {shown}{more}</span>"
+    return theme.span("warning", f"Not green yet: {shown}{more}")

@@ -34,6 +34,7 @@ REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
     _page("reopen", "Reopen the decision on this item", "R", DECIDE),
     _page("green_light", "Green-light the case", "G", CASE),
     _page("exclude", "Exclude the case as irresolvable (with a reason)", "X", CASE),
+    _page("history", "Case history: who changed what and when", "Ctrl+H", CASE),
     _page("item.next", "Next item", "J", NAV),
     _page("item.previous", "Previous item", "K", NAV),
     _page("case.next", "Next case in the queue", "N", NAV),

@@ -14,7 +14,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from annotator.domain.labels import REASON_CODES, split_key
+from annotator.domain.permissions import Action
 from annotator.errors import AnnotatorError
+from annotator.gui import theme
 from annotator.gui.adjudication.case_panel import CasePanel
 from annotator.gui.adjudication.decision_panel import DecisionPanel, ItemsTable
 from annotator.gui.adjudication.edit_dialog import edit_dialog
@@ -23,6 +25,8 @@ from annotator.gui.adjudication.format import banner_html
 from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
+from annotator.gui.history_dialog import HistoryDialog
+from annotator.gui.permits import guard
 from annotator.gui.workers import run_in_background
 from annotator.services.rating import waiting_elsewhere
 from annotator.services.review import actions, decisions, queue, reopen
@@ -58,6 +62,7 @@ class ReviewPage(QWidget):
         self.project = context.project
         self.user = context.user
         self.detail: CaseDetail | None = None
+        self.history: HistoryDialog | None = None
         self.dialog: Any = None  # the open edit dialog, if any
         self.queue = QueuePanel(self.user)
         self.header = QLabel("")
@@ -76,7 +81,7 @@ class ReviewPage(QWidget):
             "R reopen · J/K item · N/P case · G green light · X exclude"
         )
         hint.setWordWrap(True)
-        hint.setStyleSheet("color:#666")
+        hint.setStyleSheet(theme.css("color: $text_dim"))
         middle = QWidget()
         box = QVBoxLayout(middle)
         box.setContentsMargins(6, 6, 6, 6)
@@ -103,6 +108,9 @@ class ReviewPage(QWidget):
         self.panel.confirm.clicked.connect(self.confirm)
         self.panel.text.returnPressed.connect(self.confirm)
         self._register_actions()
+        # A curator reads the conflicts here; deciding them is the adjudicator's (the core's
+        # table): the decision panel says so instead of refusing a typed reason.
+        guard(context, Action.ADJUDICATE_CASES, self.panel)
         self.refresh(keep=context.case_id)
 
     # --- loading -----------------------------------------------------------------------
@@ -212,7 +220,7 @@ class ReviewPage(QWidget):
         return True
 
     def say(self, text: str, error: bool = False) -> None:
-        colour = "#b3261e" if error else "#1b6e20"
+        colour = theme.colour("open" if error else "decided")
         self.message.setText(f"<span style='color:{colour}'>{text}</span>")
 
     def pick(self, letter: str) -> None:
@@ -302,6 +310,14 @@ class ReviewPage(QWidget):
             f"{detail.case_id} is green-lit.",
         ):
             self._after_change(detail.case_id)
+
+    def show_history(self) -> None:
+        """Who changed what and when on the case shown (every reviewer's entries)."""
+        if self.detail is None:
+            return
+        if self.history is None:
+            self.history = HistoryDialog(self)
+        self.history.show_case(self.project, self.user, self.detail.case_id)
 
     def exclude(self) -> None:
         detail = self.detail

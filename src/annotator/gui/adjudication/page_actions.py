@@ -61,6 +61,7 @@ def register_actions(page: ReviewPage) -> None:
         "review.reopen": page.reopen,
         "review.green_light": page.green_light,
         "review.exclude": page.exclude,
+        "review.history": page.show_history,
         "review.item.next": lambda: page.table.step(1),
         "review.item.previous": lambda: page.table.step(-1),
         "review.case.next": lambda: page.queue.step(1),

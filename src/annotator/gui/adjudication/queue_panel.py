@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from annotator.gui import theme
 from annotator.gui.adjudication.format import CASE_MARK
 from annotator.services.rating import WaitingQueue
 from annotator.services.review.queue import CaseEntry
-
-_GREY = QColor("#8a8a8a")
 
 
 def entry_text(entry: CaseEntry, viewer: str | None) -> str:
@@ -56,7 +54,7 @@ class QueuePanel(QWidget):
         self.elsewhere = QLabel("")
         self.elsewhere.setObjectName("review-elsewhere")
         self.elsewhere.setWordWrap(True)
-        self.elsewhere.setStyleSheet("color:#7a5200")
+        self.elsewhere.setStyleSheet(theme.css("color: $elsewhere"))
         self.elsewhere.hide()
         layout.addWidget(self.heading)
         layout.addWidget(self.list, 1)
@@ -90,7 +88,7 @@ class QueuePanel(QWidget):
         item.setToolTip("\n".join(entry.blockers) or entry.state.replace("_", " "))
         elsewhere = entry.adjudicator not in (None, self.viewer)
         grey = entry.state in ("green_lit", "excluded") or elsewhere
-        item.setForeground(_GREY if grey else self.list.palette().text().color())
+        item.setForeground(theme.qcolour("text_dim" if grey else "text"))
 
     def _count(self) -> None:
         entries = self.entries

@@ -21,14 +21,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.judging.rubrics import TRAJECTORY_LABELS, case_rubric
 from annotator.judging.sheet import trajectory_key
 from annotator.services.judge_scoring import ScoringView
 
 STYLE = (
-    "QGroupBox { border: BORDER; border-radius: 3px; margin-top: 1.1em; padding-top: 4px; }"
+    "QGroupBox { border: $border; border-radius: 3px; margin-top: 1.1em; padding-top: 4px; }"
     "QGroupBox::title { subcontrol-origin: margin; left: 6px; padding: 0 3px; }"
-    "QPushButton:checked { background: #3a7bd5; color: white; font-weight: bold; }"
+    "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold; }"
 )
 TITLES = {
     "diagnosis": "Final diagnosis (case rubric)",
@@ -64,8 +65,8 @@ class ScoreRow(QGroupBox):
             button.setChecked(v == value)
 
     def set_current(self, current: bool) -> None:
-        colour = "2px solid #3a7bd5" if current else "1px solid #c8c8c8"
-        self.setStyleSheet(STYLE.replace("BORDER", colour))
+        border = "2px solid $choice" if current else "1px solid $frame_border"
+        self.setStyleSheet(theme.css(STYLE.replace("$border", border)))
 
 
 class ScoringForm(QWidget):

@@ -33,8 +33,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.permissions import Action
 from annotator.export.settings import FIELDS
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.permits import guard
 from annotator.gui.tasks import TaskProgress, run_task_in_background
 from annotator.gui.workers import run_in_background
 from annotator.services import export as service
@@ -57,6 +60,9 @@ class Page(QWidget):
         else:
             self._load_card()
             self.refresh()
+            # Asked before anything is typed, not refused after (the core's table decides).
+            guard(context, Action.EDIT_CARD, self.save_button, *self.fields.values())
+            guard(context, Action.EXPORT, self.export_button)
 
     # --- pre-flight --------------------------------------------------------------------
 
@@ -72,7 +78,7 @@ class Page(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.warnings = QLabel("")
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet("color: #9a5b00;")
+        self.warnings.setStyleSheet(theme.css("color: $warning;"))
         refresh = QPushButton("Check again")
         refresh.clicked.connect(self.refresh)
         v.addWidget(self.summary)
@@ -258,7 +264,7 @@ class Page(QWidget):
     def _on_done(self, result: Any) -> None:
         self.task = None
         self.result = result
-        self.export_button.setEnabled(True)
+        self.export_button.setEnabled(True)  # only a curator gets here
         self.open_button.setEnabled(True)
         lines = [f"Release written to {result.folder}", f"{result.cases} case(s),"
                  f" {result.images} image(s), {len(result.files)} file(s)."]

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.queue_order import next_open
 from annotator.errors import AnnotatorError
 from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
@@ -40,6 +41,7 @@ from annotator.gui.judge.agreement_tab import AgreementTab
 from annotator.gui.judge.case_text import case_html, judges_html
 from annotator.gui.judge.form import ScoringForm
 from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
+from annotator.gui.preferences import next_after_submit
 from annotator.gui.undo import SetCommand
 from annotator.services import judge_review, judge_scoring, rating
 from annotator.services.judge_agreement import judge_agreement
@@ -252,6 +254,9 @@ class Page(QWidget):
         self.items.item(row).setText("✓ " + self.entries[row][1])
         self.undo.clear()
         self.open_item(self.item)
+        following = next_open([submitted for _, _, submitted in self.entries], row)
+        if following is not None and next_after_submit():
+            self.items.setCurrentRow(following)
 
     def reveal(self) -> None:
         if self.item is None or self.view is None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QWidget
 
+from annotator.gui import theme
 from annotator.gui.roundtrip import choosers
 from annotator.gui.roundtrip.host import RoundTripWindow
 from annotator.gui.roundtrip.keymap import (
@@ -26,7 +27,7 @@ from annotator.gui.roundtrip.keymap import (
     SEND_WORK,
     SHOW_VIEW,
 )
-from annotator.gui.roundtrip.send_work import SendMyWork
+from annotator.gui.roundtrip.send_work import SEND_STYLE, SendMyWork
 from annotator.gui.tasks import run_task_in_background
 from annotator.store.project import Project
 from annotator.tasks import TaskState
@@ -34,10 +35,10 @@ from annotator.tasks import TaskState
 if TYPE_CHECKING:
     from annotator.gui.roundtrip.view import RoundTripView
 
-MENU_STYLE = ("QToolButton { color: white; background: transparent; border: none; "
-              "padding: 3px 10px; } QToolButton:hover { background: #3d566e; } "
+MENU_STYLE = ("QToolButton { color: $topbar_text; background: transparent; border: none; "
+              "padding: 3px 10px; } QToolButton:hover { background: $topbar_hover; } "
               "QToolButton::menu-indicator { image: none; }")
-ERROR_STYLE = "color: #b71c1c;"
+ERROR_STYLE = "color: $refused;"
 CURATOR_ACTIONS = (SHOW_VIEW, MAKE_BUNDLE, IMPORT_PACKAGES)
 
 
@@ -75,7 +76,6 @@ class RoundTripActions(QObject):
         self.menu_button = QToolButton()
         self.menu_button.setText("Project \u25be")
         self.menu_button.setToolTip("Open a work bundle, send your work, the round trip")
-        self.menu_button.setStyleSheet(MENU_STYLE)
         self.menu_button.setMenu(self.menu)
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.message = QLabel("")
@@ -89,7 +89,8 @@ class RoundTripActions(QObject):
 
     def project_changed(self) -> None:
         """Enable the actions that make sense for the window's project and user now."""
-        from annotator.services.users import list_users
+        from annotator.domain.permissions import Action, may
+        from annotator.services.users import roles_of
         from annotator.sync.offline import is_offline_project
 
         project, user = self.window.context.project, self.window.context.user
@@ -98,12 +99,17 @@ class RoundTripActions(QObject):
             self.view.deleteLater()
             self.view = None
         offline = project is not None and is_offline_project(project)
-        roles = {u.name: u.roles for u in list_users(project)} if project is not None else {}
-        self.curator = not offline and "curator" in roles.get(user or "", [])
+        roles = roles_of(project, user) if project is not None else []
+        self.curator = not offline and may(roles, Action.BUNDLE)
         for action_id in CURATOR_ACTIONS:
             self.actions[action_id].setEnabled(self.curator)
             self.actions[action_id].setVisible(self.curator)
         self.send.set_offline(offline)
+
+    def restyle(self) -> None:
+        """Take the colours of the theme in use."""
+        self.menu_button.setStyleSheet(theme.css(MENU_STYLE))
+        self.send.button.setStyleSheet(theme.css(SEND_STYLE))
 
     def page_built(self, page: QWidget) -> None:
         """A page was built: "Send my work" follows its saves."""
@@ -114,7 +120,7 @@ class RoundTripActions(QObject):
         bar = self.window.statusBar()
         if self.message.parent() is not bar:
             bar.addWidget(self.message, 1)
-        self.message.setStyleSheet(ERROR_STYLE if error else "")
+        self.message.setStyleSheet(theme.css(ERROR_STYLE) if error else "")
         self.message.setText(text)
         self.message.show()
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
 
+from annotator.gui import theme
 from annotator.services.sync_status import RoundTripRow
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import PackageImportReport
@@ -17,12 +17,12 @@ from annotator.sync.import_report import PackageImportReport
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
 
-STATUS_COLOURS = {
-    "added": "#1e7d32",
-    "unchanged": "#555555",
-    "stale": "#9a5b00",
-    "refused": "#b71c1c",
-    "refused whole": "#b71c1c",
+STATUS_COLOURS = {  # the theme's colour role of each import status
+    "added": "added",
+    "unchanged": "unchanged",
+    "stale": "stale",
+    "refused": "refused",
+    "refused whole": "refused",
 }
 
 
@@ -71,7 +71,7 @@ class RoundTripModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == 3:
             # Work that went out in a bundle and has not come back yet: worth a glance.
             waiting = row.bundled and row.returned < row.bundled
-            return QColor("#9a5b00") if waiting else None
+            return theme.qcolour("stale") if waiting else None
         if role == Qt.ItemDataRole.ToolTipRole:
             return (f"{row.annotator}: {row.assigned} case(s) assigned now, {row.bundled} sent "
                     f"in a bundle, {row.returned} came back in a package")
@@ -137,7 +137,7 @@ class ImportReportModel(QAbstractTableModel):
         if role in (DISPLAY, Qt.ItemDataRole.ToolTipRole):
             return (row.package, row.case_id, row.status, row.reason)[index.column()]
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == 2:
-            return QColor(STATUS_COLOURS.get(row.status, "#000000"))
+            return theme.qcolour(STATUS_COLOURS.get(row.status, "text"))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name

@@ -20,8 +20,9 @@ from annotator.gui.roundtrip.keymap import SEND_WORK
 from annotator.gui.workers import run_in_background
 
 COUNT_REFRESH_MS = 4000
-SEND_STYLE = ("QToolButton { background: #27ae60; color: white; border-radius: 3px; "
-              "padding: 3px 10px; font-weight: bold; } QToolButton:disabled { background: #5d7; }")
+SEND_STYLE = ("QToolButton { background: $send; color: $on_send; border-radius: 3px; "
+              "padding: 3px 10px; font-weight: bold; } "
+              "QToolButton:disabled { background: $send_disabled; }")
 
 
 def send_text(changes: int) -> str:
@@ -47,7 +48,6 @@ class SendMyWork(QObject):
         self.button = QToolButton()
         self.button.setObjectName("sendMyWork")
         self.button.setDefaultAction(self.action)
-        self.button.setStyleSheet(SEND_STYLE)
         self.timer = QTimer(self)
         self.timer.setInterval(COUNT_REFRESH_MS)
         self.timer.timeout.connect(self.refresh_count)

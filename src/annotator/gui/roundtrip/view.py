@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.roundtrip import choosers
 from annotator.gui.roundtrip.keymap import IMPORT_PACKAGES, MAKE_BUNDLE
@@ -38,7 +39,7 @@ from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import STATUSES, PackageImportReport
 from annotator.tasks import Cancelled
 
-ERROR_STYLE = "color: #b71c1c;"
+ERROR_STYLE = "color: $refused;"
 
 
 def _table(model: Any) -> QTableView:
@@ -70,7 +71,7 @@ def import_summary(results: list[PackageImportReport | SyncFileError]) -> list[t
 def summary_html(lines: list[tuple[str, bool]]) -> str:
     """The summary for the message label: refused packages in red, the others plain."""
     return "<br>".join(
-        f'<span style="{ERROR_STYLE}">{html.escape(text)}</span>' if refused
+        f'<span style="{theme.css(ERROR_STYLE)}">{html.escape(text)}</span>' if refused
         else html.escape(text)
         for text, refused in lines
     )
@@ -169,7 +170,7 @@ class RoundTripView(QWidget):
     def say(self, text: str, error: bool = False, rich: str = "") -> None:
         """Show a result (``rich``: the same as HTML) or, in red, a reason."""
         self.message.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-        self.message.setStyleSheet(ERROR_STYLE if error else "")
+        self.message.setStyleSheet(theme.css(ERROR_STYLE) if error else "")
         self.message.setText(rich or text)
 
     def _working(self, text: str) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.errors import AnnotatorError
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.sme.panes import VERDICT_ROWS, card_html, diff_html, pane_html
 from annotator.services import rating, sme_adjudication
@@ -43,7 +44,7 @@ def side_by_side_html(view: sme_adjudication.ConflictView) -> str:
         if all(v is None for v in values):
             continue
         why = view.conflicts.get(key)
-        mark = f" <span style='color:#c0392b'>⚠ {e(why)}</span>" if why else ""
+        mark = f" <span style='color:{theme.colour('danger')}'>⚠ {e(why)}</span>" if why else ""
         decided = (
             f"<br><b>decided: {e(str(view.decided[key]))}</b>" if key in view.decided else ""
         )

@@ -25,11 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.services.sme_review import BenchmarkCard
 from annotator.sme.verdict import fields_that_apply, required_fields
 
 PAUSE_MS = 700
-CHOICE_STYLE = "QPushButton:checked { background: #3a7bd5; color: white; font-weight: bold; }"
+CHOICE_STYLE = "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold; }"
 PICK = "— choose —"
 
 
@@ -51,7 +52,7 @@ class VerdictForm(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setStyleSheet(CHOICE_STYLE)
+        self.setStyleSheet(theme.css(CHOICE_STYLE))
         self.card: BenchmarkCard | None = None
         self.fields: dict[str, Any] = {}
         grid = QGridLayout(self)

@@ -7,11 +7,11 @@ import html
 import json
 from typing import Any
 
+from annotator.gui import theme
 from annotator.services.sme_review import BenchmarkCard, Pane
 from annotator.sme.diff import FieldDiff
 
 e = html.escape
-KIND_COLOURS = {"changed": "#b9770e", "missing": "#c0392b", "extra": "#2471a3"}
 VERDICT_ROWS = (
     ("applicability", "Applicability"),
     ("exclusion_clause", "Exclusion clause"),
@@ -51,6 +51,11 @@ def _side(value: Any, present: bool) -> str:
     return "null" if value is None else e(json.dumps(value, ensure_ascii=False))
 
 
+def _kind_colour(kind: str) -> str:
+    """changed / missing / extra, in the theme's colours (its text colour for anything else)."""
+    return theme.colour(f"diff_{kind}" if kind in ("changed", "missing", "extra") else "text")
+
+
 def diff_html(diff: list[FieldDiff] | None) -> str:
     """The field-level difference of ground truth and output ('' when not both JSON)."""
     if diff is None:
@@ -59,7 +64,7 @@ def diff_html(diff: list[FieldDiff] | None) -> str:
         return "<p><b>Field-level difference:</b> the output matches the ground truth.</p>"
     rows = "".join(
         f"<tr><td><code>{e(d.path)}</code></td>"
-        f"<td style='color:{KIND_COLOURS.get(d.kind, '#000')}'>{e(d.kind)}</td>"
+        f"<td style='color:{_kind_colour(d.kind)}'>{e(d.kind)}</td>"
         f"<td>{_side(d.ground_truth, d.kind != 'extra')}</td>"
         f"<td>{_side(d.output, d.kind != 'missing')}</td></tr>"
         for d in diff

@@ -12,7 +12,6 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,14 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
 from annotator.services import sme_results
 from annotator.sme import results_view
 from annotator.sme.report import forest_svg
 
-RUBRIC_BACKGROUND = QColor("#eee8f6")
-FLAG_COLOUR = QColor(results_view.FLAG_COLOUR)
 FOREST_WIDTH = 540  # leaves the reliability table room beside it at 1280 px
 COLUMNS = results_view.COLUMNS
 table_rows = results_view.table_rows
@@ -109,19 +107,19 @@ class ResultsTab(QWidget):
             for c, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
                 if rubric:
-                    cell.setBackground(QBrush(RUBRIC_BACKGROUND))
+                    cell.setBackground(theme.qcolour("rubric"))
                     font = cell.font()
                     font.setBold(True)
                     cell.setFont(font)
                 if flagged and c == len(cells) - 1:
-                    cell.setForeground(QBrush(FLAG_COLOUR))
+                    cell.setForeground(theme.qcolour("flag_text"))
                 self.table.setItem(r, c, cell)
         self.table.resizeColumnsToContents()
         svg = forest_svg(results, width=FOREST_WIDTH)
         self.forest.load(QByteArray(svg.encode("utf-8")))
         size = self.forest.renderer().defaultSize()
         self.forest.setFixedSize(size)
-        self.reliability.setHtml(reliability_html(results))
+        self.reliability.setHtml(reliability_html(results, theme.colour("flag_text")))
         basis = results.basis
         self.status.setText(
             f"{len(results.benchmarks)} benchmark(s), {len(results.rubrics)} rubric(s); "

@@ -29,9 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.queue_order import next_open
 from annotator.errors import AnnotatorError
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
+from annotator.gui.preferences import next_after_submit
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
 from annotator.gui.undo import SetCommand
@@ -245,7 +248,7 @@ class VerdictTab(QWidget):
             return
         self.submit_button.setEnabled(not self.view.submitted)
         # A re-imported benchmark may no longer accept some answers: say which, in red.
-        self.status.setStyleSheet("color: #c0392b;" if self.view.stale else "")
+        self.status.setStyleSheet(theme.css("color: $danger;") if self.view.stale else "")
         if self.view.stale:
             self.status.setText(
                 "Re-check: " + "; ".join(self.view.stale) + ". Give these again, then submit."
@@ -332,6 +335,10 @@ class VerdictTab(QWidget):
         self.undo.clear()
         self._mark_row("submitted")
         self.open_task(self.task)
+        following = next_open([e.state == "submitted" for e in self.entries],
+                              self.queue.currentRow())
+        if following is not None and next_after_submit():
+            self.queue.setCurrentRow(following)
 
     def focus_rationale(self) -> None:
         if self.view is not None and not self.view.submitted:

@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -32,13 +32,14 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.states import AnnotationState
 from annotator.errors import NotFound
+from annotator.gui import theme
 from annotator.services import workspace
 from annotator.services.workspace import FILTERS, CaseRow
 from annotator.store.project import Project
 
 Index = QModelIndex | QPersistentModelIndex
-STATE_COLOUR = {"assigned": "#7f8c8d", "in_progress": "#d68910", "submitted": "#1e8449"}
 COLUMNS = ("Case", "Progress")
+STATES = ("assigned", "in_progress", "submitted")  # each has its colour in the theme
 SUBMITTED = AnnotationState.SUBMITTED.value
 
 
@@ -107,7 +108,8 @@ class CaseListModel(QAbstractTableModel):
                 notes.append("the draft has problems you may fix")
             return "\n".join(notes)
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
-            return QBrush(QColor(STATE_COLOUR.get(row.state, "#333")))
+            return QBrush(theme.qcolour(f"state_{row.state}" if row.state in STATES
+                                       else "text"))
         if role == Qt.ItemDataRole.TextAlignmentRole and column == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.UserRole:
@@ -127,11 +129,21 @@ class CaseListPanel(QWidget):
         self.user = user
         self.model = CaseListModel(self)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search cases (Ctrl+F)")
+        self.search.setPlaceholderText("Search (Ctrl+F)")
+        self.search.setToolTip("Search the cases' ids, titles, sections, areas and diagnoses")
         self.search.setClearButtonEnabled(True)
         self.filter = QComboBox()
         for key, text in FILTERS.items():
             self.filter.addItem(text, key)
+        self.modality = QComboBox()  # filled from the core's list of the cases' modalities
+        self.modality.setToolTip("Only cases with an exam of this modality")
+        self.modality.addItem("Any modality", workspace.ANY_MODALITY)
+        # The list stays narrow on a laptop: the filters do not ask for their longest entry
+        # (the search field gives the modality its room).
+        fit = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        for combo, letters in ((self.filter, 5), (self.modality, 12)):
+            combo.setSizeAdjustPolicy(fit)
+            combo.setMinimumContentsLength(letters)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -161,11 +173,15 @@ class CaseListPanel(QWidget):
         top.addWidget(title)
         top.addWidget(self.filter, 1)
         layout.addLayout(top)
-        layout.addWidget(self.search)
+        second = QHBoxLayout()
+        second.addWidget(self.search, 1)
+        second.addWidget(self.modality)
+        layout.addLayout(second)
         layout.addWidget(self.progress)
         layout.addWidget(self.table, 1)
         self.search.textChanged.connect(lambda _t: self.refresh())
         self.filter.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.modality.currentIndexChanged.connect(lambda _i: self.refresh())
         self.table.clicked.connect(self._clicked)
         self.table.activated.connect(self._clicked)
         self.current: str | None = None
@@ -174,8 +190,10 @@ class CaseListPanel(QWidget):
     def refresh(self) -> None:
         """Ask the core for the list again (after a save, submit or filter change)."""
         listing = workspace.case_list(
-            self.project, self.user, show=str(self.filter.currentData()), search=self.search.text()
+            self.project, self.user, show=str(self.filter.currentData()), search=self.search.text(),
+            modality=str(self.modality.currentData() or workspace.ANY_MODALITY),
         )
+        self._offer_modalities(listing.modalities)
         self.model.set_rows(listing.rows)
         self._total, self._submitted = listing.total, listing.submitted
         self._show_progress()
@@ -187,7 +205,8 @@ class CaseListPanel(QWidget):
         Falls back to :meth:`refresh` when the row is not shown or when the filter or the
         search might now hide it or show it.
         """
-        filtered = str(self.filter.currentData()) != "all" or self.search.text().strip()
+        filtered = (str(self.filter.currentData()) != "all" or self.search.text().strip()
+                    or self.modality.currentIndex() > 0)
         if case_id is None or filtered or self.model.row_of(case_id) < 0:
             self.refresh()
             return
@@ -200,6 +219,24 @@ class CaseListPanel(QWidget):
         if old is not None:
             self._submitted += (row.state == SUBMITTED) - (old.state == SUBMITTED)
             self._show_progress()
+
+    def _offer_modalities(self, modalities: list[str]) -> None:
+        """The modality choices: "any" and each modality of the annotator's cases."""
+        shown = [self.modality.itemData(i) for i in range(1, self.modality.count())]
+        if shown == modalities:
+            return
+        blocked = self.modality.blockSignals(True)
+        chosen = self.modality.currentData()
+        while self.modality.count() > 1:
+            self.modality.removeItem(1)
+        for modality in modalities:
+            self.modality.addItem(modality, modality)
+        self.modality.setCurrentIndex(max(0, self.modality.findData(chosen)))
+        self.modality.blockSignals(blocked)
+
+    def next_open(self, case_id: str) -> str | None:
+        """The next case after ``case_id`` in the shown list that is not submitted yet."""
+        return workspace.next_open(self.model.rows, case_id)
 
     def _show_progress(self) -> None:
         self.progress.setMaximum(max(1, self._total))

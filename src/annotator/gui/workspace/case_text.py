@@ -14,6 +14,8 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from annotator.gui import theme
+
 # Keys shown elsewhere (editors, strip) or as part of the fixed sections below.
 _SHOWN = {
     "case_id", "case_title", "section", "area_of_interest", "clinical_history",
@@ -50,7 +52,7 @@ def case_html(content: dict[str, Any], final_diagnosis: str) -> str:
     parts.append(f"<h4>Final diagnosis</h4><p><b>{_text(final_diagnosis or '—')}</b> "
                  "<a href='edit:diagnosis' style='font-size:small'>edit</a>")
     if final_diagnosis != draft_final and draft_final:
-        parts.append("<br><span style='color:#a04000'>your fix; draft: "
+        parts.append(f"<br><span style='color:{theme.colour('warning')}'>your fix; draft: "
                      f"{_text(draft_final)}</span>")
     parts.append("</p>")
     parts.append(_question_html(_dict(content.get("item"))))
@@ -63,7 +65,7 @@ def case_html(content: dict[str, Any], final_diagnosis: str) -> str:
         parts.append(f"<h4>{_text(heading)}</h4>{_other_text(value)}")
     credit = [f"{k}: {_text(content[k])}" for k in ("author", "license") if content.get(k)]
     if credit:
-        parts.append(f"<p style='color:#777'>{' · '.join(credit)}</p>")
+        parts.append(f"<p style='color:{theme.colour('text_dim')}'>{' · '.join(credit)}</p>")
     return "".join(parts)
 
 
@@ -73,11 +75,11 @@ def _header_html(content: dict[str, Any]) -> str:
     parts = [f"<h3 style='margin:0'>{_text(title)}</h3>"]
     where = " · ".join(_text(content[k]) for k in ("case_id", "section", "area_of_interest")
                        if content.get(k))
-    parts.append(f"<p style='color:#555;margin:2px 0'>{where}</p>")
+    parts.append(f"<p style='color:{theme.colour('text_dim')};margin:2px 0'>{where}</p>")
     url = content.get("source_url")
     if isinstance(url, str) and url.startswith(("http://", "https://")):
         parts.append(f"<p><a href='{html.escape(url, quote=True)}'>Open the source case</a>"
-                     f" <span style='color:#777'>({_text(url)})</span></p>")
+                     f" <span style='color:{theme.colour('text_dim')}'>({_text(url)})</span></p>")
     return "".join(parts)
 
 

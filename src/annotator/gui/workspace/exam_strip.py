@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QResizeEvent
 from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from annotator.domain.vocabulary import is_follow_up, is_prior
+from annotator.gui import theme
 
 ROLE_SUMMARY = Qt.ItemDataRole.UserRole + 1
 ROLE_IMPORTANCE = Qt.ItemDataRole.UserRole + 2
@@ -31,7 +32,6 @@ ROLE_META_OK = Qt.ItemDataRole.UserRole + 5
 ROLE_WARN = Qt.ItemDataRole.UserRole + 6
 ROLE_FLAG = Qt.ItemDataRole.UserRole + 7
 
-IMPORTANCE_COLOURS = {"essential": "#c0392b", "optional": "#d68910", "unnecessary": "#7f8c8d"}
 CARD = QSize(214, 84)
 Index = QModelIndex | QPersistentModelIndex
 
@@ -144,12 +144,12 @@ class ExamCardDelegate(QStyledItemDelegate):
         rect = option.rect.adjusted(3, 3, -3, -3)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        border = QColor("#2e86de") if selected else QColor("#c8ccd0")
+        border = theme.qcolour("card_border_selected" if selected else "card_border")
         painter.setPen(QPen(border, 2 if selected else 1))
-        painter.setBrush(QColor("#eaf2fb") if selected else QColor("#ffffff"))
+        painter.setBrush(theme.qcolour("card_selected" if selected else "card"))
         painter.drawRoundedRect(rect, 6, 6)
         thumb_box = QRect(rect.left() + 6, rect.top() + 6, 66, rect.height() - 12)
-        painter.fillRect(thumb_box, QColor("#111315"))
+        painter.fillRect(thumb_box, theme.qcolour("viewer"))
         image = index.data(Qt.ItemDataRole.DecorationRole)
         if isinstance(image, QImage) and not image.isNull():
             scaled = image.scaled(thumb_box.size(), Qt.AspectRatioMode.KeepAspectRatio,
@@ -162,14 +162,14 @@ class ExamCardDelegate(QStyledItemDelegate):
         bold = QFont(option.font)
         bold.setBold(True)
         painter.setFont(bold)
-        painter.setPen(QColor("#1b1f23"))
+        painter.setPen(theme.qcolour("card_text"))
         painter.drawText(QRect(text_left, rect.top() + 4, width, 18),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          str(index.data(Qt.ItemDataRole.DisplayRole)))
         small = QFont(option.font)
         small.setPointSizeF(max(8.0, small.pointSizeF() - 1))
         painter.setFont(small)
-        painter.setPen(QColor("#4a5056"))
+        painter.setPen(theme.qcolour("card_text_dim"))
         # Two lines at most: the clip drops a third instead of cutting it in half.
         lines = QRect(text_left, rect.top() + 22, width, 2 * painter.fontMetrics().lineSpacing())
         painter.save()
@@ -188,31 +188,36 @@ class ExamCardDelegate(QStyledItemDelegate):
         suggested = index.data(ROLE_SUGGESTED)
         x = left
         if index.data(ROLE_FLAG):  # a red flag is safety information: shown first
-            x = _badge(painter, x, top, "⚑", QColor("#c0392b"), solid=True)
+            x = _badge(painter, x, top, "⚑", "flag", solid=True)
         if importance:
-            colour = QColor(IMPORTANCE_COLOURS.get(importance, "#555"))
-            x = _badge(painter, x, top, importance, colour, solid=True)
+            x = _badge(painter, x, top, importance, _known(importance), solid=True)
         elif suggested:
-            colour = QColor(IMPORTANCE_COLOURS.get(suggested, "#555"))
-            x = _badge(painter, x, top, f"{suggested}?", colour, solid=False)
+            x = _badge(painter, x, top, f"{suggested}?", _known(suggested), solid=False)
         stage = index.data(ROLE_STAGE)
         if stage:
             short = "unr." if stage == "unranked" else "S" + stage.removeprefix("stage ")
-            x = _badge(painter, x, top, short, QColor("#2e86de"), solid=True)
+            x = _badge(painter, x, top, short, "stage", solid=True)
         if index.data(ROLE_WARN):
-            x = _badge(painter, x, top, "!", QColor("#c0392b"), solid=True)
+            x = _badge(painter, x, top, "!", "flag", solid=True)
         elif index.data(ROLE_META_OK) is True:
-            _badge(painter, x, top, "✓", QColor("#1e8449"), solid=False)
+            _badge(painter, x, top, "✓", "meta_ok", solid=False)
 
 
-def _badge(painter: QPainter, x: int, y: int, text: str, colour: QColor, *, solid: bool) -> int:
+def _known(importance: str) -> str:
+    """The theme's colour role of an importance value (grey for one it does not know)."""
+    return importance if importance in ("essential", "optional", "unnecessary") else "unnecessary"
+
+
+def _badge(painter: QPainter, x: int, y: int, text: str, role: str, *, solid: bool) -> int:
+    """A solid badge (white on the role's colour) or a dashed hint (text in the colour)."""
+    colour = theme.qcolour(role if solid else f"{role}_text")
     metrics = painter.fontMetrics()
     w = metrics.horizontalAdvance(text) + 10
     box = QRect(x, y, w, 17)
     painter.setPen(QPen(colour, 1, Qt.PenStyle.SolidLine if solid else Qt.PenStyle.DashLine))
     painter.setBrush(colour if solid else QColor(0, 0, 0, 0))
     painter.drawRoundedRect(box, 4, 4)
-    painter.setPen(QColor("#ffffff") if solid else colour)
+    painter.setPen(theme.qcolour("on_chip") if solid else colour)
     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
     return x + w + 4
 
@@ -232,7 +237,7 @@ class ExamStrip(QListView):
         self.setSelectionMode(QListView.SelectionMode.SingleSelection)
         self.setFixedHeight(CARD.height() + 8 + self.horizontalScrollBar().sizeHint().height())
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the page's keys act on the current exam
-        self.setStyleSheet("QListView { background: #f3f4f6; border: none; }")
+        self.setStyleSheet(theme.css("QListView { background: $window; border: none; }"))
 
     def fit_cards(self) -> None:
         """Card width so that all exams fit when possible (160 to 230 pixels)."""

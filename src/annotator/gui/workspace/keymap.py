@@ -43,10 +43,11 @@ ANNOTATE_ACTIONS: tuple[ActionSpec, ...] = (
     _page("focus.discard", "Discard the case (choose a reason)", "Ctrl+D", CASE),
     _page("submit", "Submit the case", "Ctrl+Return", CASE),
     _page("reopen", "Reopen the submitted case", "Ctrl+Shift+R", CASE),
+    _page("history", "Case history: who changed what and when", "Ctrl+H", CASE),
     _page("view.fit", "Fit the image to the viewer", "F", VIEW),
     _page("view.actual", "Actual size (1:1)", "=", VIEW),
-    _page("view.zoom_in", "Zoom in", "Ctrl++", VIEW),
-    _page("view.zoom_out", "Zoom out", "Ctrl+-", VIEW),
+    _page("view.zoom_in", "Zoom in", "+", VIEW),
+    _page("view.zoom_out", "Zoom out", "-", VIEW),
     _page("view.invert", "Invert grey levels", "I", VIEW),
     _page("view.reset_window", "Reset window/level", "W", VIEW),
     *(

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.domain.labels import DIFFICULTY, DISCARD_REASONS, IMPORTANCE, RARITY, label_key
+from annotator.gui import theme
 from annotator.gui.workspace.autosave import TextBinding, set_widget_text
 from annotator.gui.workspace.session import CaseSession
 from annotator.services import workspace
@@ -73,7 +74,8 @@ def choice_row(values: tuple[str, ...], keys: dict[str, str]) -> tuple[QWidget, 
 
 def row_title(title: str, keys: str) -> QLabel:
     """A form row's title with its keys under it in small grey text."""
-    label = QLabel(f"{title}<br><span style='color:#7b8188;font-size:8pt'>{keys}</span>")
+    dim = theme.colour("text_dim")
+    label = QLabel(f"{title}<br><span style='color:{dim};font-size:8pt'>{keys}</span>")
     return label
 
 

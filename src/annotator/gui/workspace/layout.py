@@ -23,57 +23,77 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui import theme
 from annotator.gui.workspace.exam_strip import meta_summary
 from annotator.gui.workspace.session import CaseSession
 from annotator.gui.workspace.viewer import ImageViewer
 from annotator.imaging.window import CT_PRESETS
 
 VERTICAL = Qt.Orientation.Vertical
-BOARD_HEIGHT = 118
+BOARD_HEIGHT = 136  # the order board pane's first height (its title and three rows of chips)
+BOARD_MIN_HEIGHT = 64  # below this it scrolls
 STATE_TEXT = {"assigned": "not started", "in_progress": "in progress", "submitted": "submitted"}
 
 STYLE = """
-QLabel#suggestion { color: #6c3483; font-style: italic; }
-QLabel#missing { background: #fdf2e9; border: 1px solid #f0b27a; border-radius: 4px; padding: 4px; }
-QLabel#warning { color: #b03a2e; }
-QLabel#dim { color: #6b7177; }
-QLabel#boardTitle { background: #eef0f3; color: #3a3f44; padding: 3px 0; font-weight: bold; }
-QLabel#caseTitle { font-size: 11pt; font-weight: bold; }
-QLabel#stateChip { border-radius: 8px; padding: 1px 8px; color: white; background: #7f8c8d; }
-QLabel#stateChip[state="in_progress"] { background: #d68910; }
-QLabel#stateChip[state="submitted"] { background: #1e8449; }
-QLabel#savedNote { color: #1e6f3d; }
-QLabel#errorNote { color: white; background: #b03a2e; border-radius: 4px; padding: 2px 6px; }
-QWidget#boardInner { background: #eef0f3; }
-QFrame#column, QFrame#unranked, QFrame#tray {
-    background: #ffffff; border: 1px solid #c8ccd0; border-radius: 6px; }
-QFrame#column[empty="true"] { background: transparent; border: 1px dashed #9aa0a6; }
-QFrame#unranked { background: #f4f4f4; }
-QFrame#tray { background: #fbf8ef; border: 1px dashed #c9b37e; }
-QFrame#gap { background: transparent; }
-QFrame[hover="true"] { background: #d6eaf8; border: 2px solid #2e86de; }
-QLabel#zoneTitle { color: #4a5056; font-weight: bold; }
-QLabel#chip { background: #eaf2fb; border: 1px solid #9cc3ea; border-radius: 4px;
-    padding: 1px 5px; }
-QLabel#chip[placed="false"] { background: transparent; border: 1px dashed #b9a36e; color: #5d4e2b; }
-QLabel#chip[current="true"] { border: 2px solid #2e86de; background: #d6eaf8; }
-QComboBox[fixed="true"] { background: #fff4e0; }
-QToolButton[value] { border: 1px solid #b9bec4; border-radius: 3px; padding: 2px 7px;
-    background: #ffffff; }
-QToolButton[value]:hover { border-color: #2e86de; }
-QToolButton[value]:checked { background: #2e86de; color: white; border-color: #1b6fc2; }
-QLabel#problems { background: #fdedec; border: 1px solid #e6b0aa; border-radius: 4px;
+QLabel#suggestion { color: $suggestion; font-style: italic; }
+QLabel#missing { background: $missing; border: 1px solid $missing_border; border-radius: 4px;
     padding: 4px; }
-QLabel#problems[fixed="true"] { background: #e9f7ef; border-color: #a9dfbf; }
-QProgressBar { border: 1px solid #b9bec4; border-radius: 4px; background: #f4f5f7;
+QLabel#warning { color: $danger; }
+QLabel#dim { color: $text_dim; }
+QLabel#boardTitle { background: $board; color: $board_title; padding: 3px 0; font-weight: bold; }
+QLabel#caseTitle { font-size: 11pt; font-weight: bold; }
+QLabel#stateChip { border-radius: 8px; padding: 1px 8px; color: $on_chip;
+    background: $chip_assigned; }
+QLabel#stateChip[state="in_progress"] { background: $chip_in_progress; }
+QLabel#stateChip[state="submitted"] { background: $chip_submitted; }
+QLabel#savedNote { color: $success; }
+QLabel#errorNote { color: $on_danger; background: $danger_bg; border-radius: 4px;
+    padding: 2px 6px; }
+QWidget#boardInner { background: $board; }
+QFrame#column, QFrame#unranked, QFrame#tray {
+    background: $column; border: 1px solid $column_border; border-radius: 6px; }
+QFrame#column[empty="true"] { background: transparent; border: 1px dashed $empty_border; }
+QFrame#unranked { background: $unranked; }
+QFrame#tray { background: $tray; border: 1px dashed $tray_border; }
+QFrame#gap { background: transparent; }
+QFrame[hover="true"] { background: $hover; border: 2px solid $hover_border; }
+QLabel#zoneTitle { color: $zone_title; font-weight: bold; }
+QLabel#chip { background: $chip; border: 1px solid $chip_border; border-radius: 4px;
+    padding: 1px 5px; }
+QLabel#chip[placed="false"] { background: transparent; border: 1px dashed $tray_border;
+    color: $tray_text; }
+QLabel#chip[current="true"] { border: 2px solid $hover_border; background: $chip_current; }
+QComboBox[fixed="true"] { background: $fixed; }
+QToolButton[value] { border: 1px solid $value_border; border-radius: 3px; padding: 2px 7px;
+    background: $value; }
+QToolButton[value]:hover { border-color: $hover_border; }
+QToolButton[value]:checked { background: $value_on; color: $on_choice;
+    border-color: $value_on_border; }
+QLabel#problems { background: $problems; border: 1px solid $problems_border; border-radius: 4px;
+    padding: 4px; }
+QLabel#problems[fixed="true"] { background: $problems_fixed; border-color: $problems_fixed_border; }
+QProgressBar { border: 1px solid $value_border; border-radius: 4px; background: $progress;
     text-align: center; min-height: 18px; }
-QProgressBar::chunk { background: #a9dfbf; border-radius: 3px; }
+QProgressBar::chunk { background: $progress_chunk; border-radius: 3px; }
 """
+
+
+def stacked(*widgets: QWidget) -> QWidget:
+    """``widgets`` one above the other, no margins; the last one takes the spare height."""
+    holder = QWidget()
+    column = QVBoxLayout(holder)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(0)
+    for widget in widgets:
+        column.addWidget(widget, 1 if widget is widgets[-1] else 0)
+    return holder
 
 
 def split_sizes(width: int) -> list[int]:
     """Widths of (case list + text, centre, labels) for a page ``width`` pixels wide."""
-    left = 240 if width < 1500 else 300
+    # The case list gets room for its titles from a laptop screen (1366 px) up; below that
+    # the image keeps the room (it stays the largest thing on screen).
+    left = 240 if width < 1366 else 264 if width < 1500 else 320
     right = 380 if width < 1500 else 440
     return [left, max(300, width - left - right), right]
 
@@ -240,9 +260,9 @@ class ViewerBar(QWidget):
         super().__init__(parent)
         self.viewer = viewer
         self.setObjectName("viewerBar")
-        self.setStyleSheet("QWidget#viewerBar { background: #1d2023; } "
-                           "QToolButton, QLabel { color: #e8e8e8; } "
-                           "QToolButton { padding: 2px 6px; }")
+        self.setStyleSheet(theme.css("QWidget#viewerBar { background: $viewer_bar; } "
+                                     "QToolButton, QLabel { color: $viewer_text; } "
+                                     "QToolButton { padding: 2px 6px; }"))
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 2, 6, 2)

@@ -12,7 +12,10 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.history_dialog import HistoryDialog
+from annotator.gui.preferences import next_after_submit
 from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
 from annotator.gui.workspace.activity import ActivityTracker
@@ -45,6 +48,7 @@ class AnnotatePage(QWidget):
         self.project = context.project
         self.user = context.user
         self.session = CaseSession(self.project, self.user, self)
+        self.history: HistoryDialog | None = None
         self.loader = ImageLoader(self.project, self)
         self.images: dict[str, list[ImageRecord]] = {}
         self.exam = ""
@@ -103,14 +107,22 @@ class AnnotatePage(QWidget):
         column.setSpacing(0)
         column.addWidget(self.header)
         column.addWidget(self.strip)
-        column.addWidget(self.viewer_bar)
-        column.addWidget(self.viewer, 1)
         order_title = QLabel("  Preferred order: drag exams between stages, or press 1-9, "
                              "T (tie with previous), 0 (unranked)")
         order_title.setObjectName("boardTitle")
-        column.addWidget(order_title)
-        column.addWidget(self.board)
-        self.board.setFixedHeight(ui.BOARD_HEIGHT)
+        order_title.setWordWrap(True)  # a narrow centre wraps the hint rather than cutting it
+        # The viewer and the order board share the height: the user drags the handle, and the
+        # board scrolls when its stages are taller than its pane, so nothing is cut on a small
+        # screen.
+        self.centre_split = QSplitter(ui.VERTICAL)
+        self.centre_split.addWidget(ui.stacked(self.viewer_bar, self.viewer))
+        self.centre_split.addWidget(ui.stacked(order_title, self.board))
+        self.board.setMinimumHeight(ui.BOARD_MIN_HEIGHT)
+        self.centre_split.setStretchFactor(0, 1)
+        self.centre_split.setChildrenCollapsible(False)
+        self.centre_split.setHandleWidth(3)
+        self.centre_split.setSizes([500, ui.BOARD_HEIGHT])
+        column.addWidget(self.centre_split, 1)
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
         self.splitter.addWidget(centre)
@@ -120,7 +132,7 @@ class AnnotatePage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.splitter)
-        self.setStyleSheet(ui.STYLE)
+        self.setStyleSheet(theme.css(ui.STYLE))
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -299,8 +311,23 @@ class AnnotatePage(QWidget):
         s.apply(edits, f"accept {len(edits)} suggestions of the case")
 
     def submit(self) -> None:
-        if self.session.submit():
-            self._list_changed()
+        """Submit the case; then, unless the user turned it off, open the next open case."""
+        if not self.session.submit():
+            return
+        self._list_changed()
+        submitted = self.session.view.case_id if self.session.view else None
+        following = self.case_list.next_open(submitted) if submitted else None
+        if following is not None and next_after_submit():
+            self.open_case(following)
+
+    def show_history(self) -> None:
+        """Who changed what and when on the open case (the user's own entries only)."""
+        case_id = self.session.case_id
+        if case_id is None:
+            return
+        if self.history is None:
+            self.history = HistoryDialog(self)
+        self.history.show_case(self.project, self.user, case_id)
 
     def reopen(self) -> None:
         if self.session.reopen():

@@ -111,6 +111,7 @@ def handlers(page: AnnotatePage) -> dict[str, Callable[[], None]]:
         "annotate.rarity.cycle": cycle("rarity", RARITY),
         "annotate.submit": page.submit,
         "annotate.reopen": page.reopen,
+        "annotate.history": page.show_history,
         "annotate.view.fit": viewer.fit,
         "annotate.view.actual": viewer.actual_size,
         "annotate.view.zoom_in": lambda: viewer.zoom_by(1.25),

@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from annotator.gui import theme
 from annotator.gui.workspace.images import ImageLoader, to_qimage
 from annotator.imaging.decode import DecodedFrame
 from annotator.imaging.window import ScreenFrame, apply_window, prepare_stepped, preset, window_lut
@@ -251,7 +252,7 @@ class ImageViewer(QWidget):
 
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         painter = QPainter(self)
-        painter.fillRect(self.rect(), QColor("#111315"))
+        painter.fillRect(self.rect(), theme.qcolour("viewer"))
         if self.frame is not None and self.frame.array.ndim == 2 and (
                 self._image is None or self._wanted_step() != self._step):
             self._image = self._windowed(self.frame)  # zoomed: another resolution is due
@@ -273,7 +274,7 @@ class ImageViewer(QWidget):
         font = QFont(self.font())
         font.setPointSizeF(max(9.0, font.pointSizeF()))
         painter.setFont(font)
-        painter.setPen(QColor("#e8e8e8"))
+        painter.setPen(theme.qcolour("viewer_text"))
         margin = 8
         box = self.rect().adjusted(margin, margin, -margin, -margin)
         top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop

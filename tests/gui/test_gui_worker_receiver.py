@@ -1,0 +1,34 @@
+"""A background result whose page was destroyed meanwhile (rebuilt in a new theme, or dropped
+on a user switch) is dropped, not delivered to a deleted widget."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QLabel, QWidget
+
+pytestmark = pytest.mark.gui
+
+
+class _Page(QWidget):
+    def __init__(self) -> None:
+        super().__init__()
+        self.label = QLabel(self)
+
+    def show_result(self, text: str) -> None:
+        self.label.setText(text)  # RuntimeError on a deleted page
+
+
+def test_a_result_for_a_destroyed_page_is_dropped(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QThreadPool
+    from shiboken6 import delete
+
+    from annotator.gui.workers import run_in_background
+
+    alive, gone = _Page(), _Page()
+    qtbot.addWidget(alive)
+    pool = QThreadPool()
+    run_in_background(lambda: "kept", alive.show_result, pool=pool)
+    run_in_background(lambda: "dropped", gone.show_result, pool=pool)
+    delete(gone)
+    pool.waitForDone(5_000)
+    qtbot.waitUntil(lambda: alive.label.text() == "kept")

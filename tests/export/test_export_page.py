@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from annotator.store.project import Project
-from conftest import CURATOR
+from export.conftest import CURATOR
 
 pytestmark = pytest.mark.gui
 

@@ -60,10 +60,10 @@ def test_board_drags_in_a_burst_merge_into_one_step(qtbot, page, stored) -> None
 
 
 def test_a_submit_goes_on_to_the_next_open_case(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
-    from annotator.services import annotating
+    from annotator.services import annotating, rating
 
     annotating.accept_suggestions(gui_project, "a1", "T2")
-    annotating.submit(gui_project, "a1", "T2")  # submitted elsewhere: skipped
+    rating.CASES.submit(gui_project, "a1", "T2")  # submitted elsewhere: skipped
     page.case_list.refresh()
     qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)
     qtbot.keyClick(page.viewer, Qt.Key.Key_Return, CTRL)

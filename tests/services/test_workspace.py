@@ -97,15 +97,15 @@ def test_case_list_filters_by_modality_red_flag_and_needs_fix(  # type: ignore[n
 
 def test_next_open_case_skips_submitted_ones_and_wraps(imported) -> None:  # type: ignore[no-untyped-def]
     annotating.accept_suggestions(imported, "a1", "T2")
-    annotating.submit(imported, "a1", "T2")
+    rating.CASES.submit(imported, "a1", "T2")
     rows = workspace.case_list(imported, "a1").rows  # T1, T2 (submitted), T10
     assert workspace.next_open(rows, "T1") == "T10"  # past the submitted T2
     assert workspace.next_open(rows, "T10") == "T1"  # wraps to the top
     assert workspace.next_open(rows, "T2") == "T10"
     annotating.accept_suggestions(imported, "a1", "T1")
-    annotating.submit(imported, "a1", "T1")
+    rating.CASES.submit(imported, "a1", "T1")
     annotating.accept_suggestions(imported, "a1", "T10")
-    annotating.submit(imported, "a1", "T10")
+    rating.CASES.submit(imported, "a1", "T10")
     assert workspace.next_open(workspace.case_list(imported, "a1").rows, "T10") is None
 
 

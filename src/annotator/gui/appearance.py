@@ -7,23 +7,32 @@ applies them (:meth:`MainWindow.set_theme`, :meth:`MainWindow.set_scale`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QToolButton
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from annotator.gui import preferences, theme
+from annotator.gui.actions import ActionRegistry
 
-if TYPE_CHECKING:
-    from annotator.gui.main_window import MainWindow
+
+class ThemedWindow(Protocol):
+    """What the menu needs of the main window (a Protocol: no import cycle with it)."""
+
+    remember: bool
+    registry: ActionRegistry
+
+    def set_theme(self, choice: str) -> None: ...
+
+    def as_widget(self) -> QWidget: ...
 
 CHOICE_TEXT = {"system": "Theme: follow the system", "light": "Theme: light",
                "dark": "Theme: dark"}
 
 
 class AppearanceMenu:
-    def __init__(self, window: MainWindow) -> None:
-        self.menu = QMenu(window)
+    def __init__(self, window: ThemedWindow) -> None:
+        self.menu = QMenu(window.as_widget())
         group = QActionGroup(self.menu)
         self.choices: dict[str, QAction] = {}
         current = theme.saved_choice() if window.remember else theme.name()

@@ -370,6 +370,10 @@ class MainWindow(QMainWindow):
         if theme.saved_choice() == "system":
             self.set_theme("system")
 
+    def as_widget(self) -> QWidget:
+        """The window as a widget (menus that name it by a Protocol parent to it)."""
+        return self
+
     def set_theme(self, choice: str) -> None:
         """Use "system", "light" or "dark" from now on (kept); the pages are rebuilt in it."""
         from PySide6.QtWidgets import QApplication

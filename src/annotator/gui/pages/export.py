@@ -264,6 +264,7 @@ class Page(QWidget):
     def _on_done(self, result: Any) -> None:
         self.task = None
         self.result = result
+        self.progress.setValue(self.progress.maximum())  # done, whatever the last step said
         self.export_button.setEnabled(True)  # only a curator gets here
         self.open_button.setEnabled(True)
         lines = [f"Release written to {result.folder}", f"{result.cases} case(s),"

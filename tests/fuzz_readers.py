@@ -29,6 +29,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from json_edits import json_paths
+
 TESTS = Path(__file__).resolve().parent
 EXAMPLES = 20
 FUZZ = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=10), derandomize=True,
@@ -68,20 +70,11 @@ def edit_bytes(data: bytes, edits: list[tuple[str, int, int]]) -> bytes:
     return bytes(out)
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            found += _paths(v, (*prefix, k))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            found += _paths(v, (*prefix, i))
-    return found
-
 
 def replace_value(data: Any, pick: int, value: Any) -> Any:
     """``data`` with the value at one path (chosen by ``pick``) replaced by ``value``."""
-    where = _paths(data)[pick % len(_paths(data))]
+    paths = json_paths(data)
+    where = paths[pick % len(paths)]
     if not where:
         return value
     target = data

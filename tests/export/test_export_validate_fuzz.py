@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annotator.export.validate import validate_release
+from json_edits import json_paths
 
 FUZZ = settings(max_examples=80, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -33,16 +34,6 @@ JSON = st.recursive(
 def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file())
 
-
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            found += _paths(v, (*prefix, k))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            found += _paths(v, (*prefix, i))
-    return found
 
 
 def _check(folder: Path) -> None:
@@ -90,7 +81,7 @@ def test_any_json_value_replaced(exported: Path, tmp_path_factory: pytest.TempPa
                                  name: str, pick: int, value: Any) -> None:
     folder = _copy(exported, tmp_path_factory)
     data = json.loads((folder / name).read_text("utf-8"))
-    paths = _paths(data)
+    paths = json_paths(data)
     where = paths[pick % len(paths)]
     if where:
         target: Any = data

@@ -23,6 +23,7 @@ from annotator.services.imports import import_cases
 from annotator.services.users import add_user
 from annotator.store.project import Project, open_project
 from annotator.store.schema import Case
+from json_edits import json_paths
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -44,16 +45,6 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
     opened.close()
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            found += _paths(v, (*prefix, k))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            found += _paths(v, (*prefix, i))
-    return found
-
 
 def _import_and_check(project: Project, file: Path) -> None:
     report = import_cases(project, "cu", [file])
@@ -71,7 +62,7 @@ def test_any_draft_value_replaced(project: Project, tmp_path_factory: pytest.Tem
                                   n: int, pick: int, value: Any) -> None:
     folder = tmp_path_factory.mktemp("draft")
     case = make_case(f"F{n}")
-    paths = _paths(case)
+    paths = json_paths(case)
     where = paths[pick % len(paths)]
     if where:
         target: Any = case

@@ -27,6 +27,7 @@ from annotator.services.sync_package import make_package
 from annotator.services.sync_package_import import import_package
 from annotator.services.sync_unbundle import unbundle
 from annotator.store.project import Project, open_project
+from json_edits import json_paths
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -56,16 +57,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Project, P
     yield curator, package, key
     curator.close()
 
-
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            found += _paths(v, (*prefix, k))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            found += _paths(v, (*prefix, i))
-    return found
 
 
 def _import_changes_nothing_unless_reported(curator: Project, path: Path) -> None:
@@ -101,7 +92,7 @@ def test_any_content_value_replaced_and_resigned(
 ) -> None:
     curator, package, key = world
     content = json.loads(_member(package, "content.json"))
-    paths = _paths(content)
+    paths = json_paths(content)
     where = paths[pick % len(paths)]
 
     def mutate(data: dict[str, Any]) -> None:

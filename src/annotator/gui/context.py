@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from PySide6.QtWidgets import QWidget
+
+from annotator.gui.actions import ActionRegistry
 from annotator.store.project import Project
-
-if TYPE_CHECKING:
-    from annotator.gui.actions import ActionRegistry
 
 
 @dataclass
@@ -20,3 +19,9 @@ class GuiContext:
     # The user's roles: set by the main window; None until known (read from the project
     # when a page asks, see ``permits.roles``).
     roles: list[str] | None = None
+
+    def registry_for(self, page: QWidget) -> ActionRegistry:
+        """The window's action registry; a page built on its own (tests) gets one of its own."""
+        if self.actions is None:
+            self.actions = ActionRegistry(page)
+        return self.actions

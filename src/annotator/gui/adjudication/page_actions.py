@@ -11,7 +11,6 @@ from typing import Protocol
 
 from PySide6.QtGui import QAction
 
-from annotator.gui.actions import ActionRegistry
 from annotator.gui.adjudication.decision_panel import DecisionPanel, ItemsTable
 from annotator.gui.adjudication.keymap import PICK_LETTERS, REASON_KEYS, REVIEW_ACTIONS
 from annotator.gui.adjudication.queue_panel import QueuePanel
@@ -43,10 +42,7 @@ class ReviewPage(Protocol):
 
 def register_actions(page: ReviewPage) -> None:
     """Create the page's actions in the registry (page context: they fire on this page)."""
-    registry = page.context.actions
-    if registry is None:
-        registry = ActionRegistry(page)
-        page.context.actions = registry
+    registry = page.context.registry_for(page)
     table: dict[str, Callable[[], None]] = {
         # *_ swallows QAction.triggered's "checked" argument.
         **{f"review.pick.{x}": (lambda *_, x=x: page.pick(x)) for x in PICK_LETTERS},

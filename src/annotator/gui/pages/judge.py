@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.queue_order import next_open
 from annotator.errors import AnnotatorError
-from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
 from annotator.gui.judge.agreement_tab import AgreementTab
 from annotator.gui.judge.case_text import case_html, judges_html
@@ -156,10 +155,7 @@ class Page(QWidget):
 
     def _register_actions(self) -> None:
         """The page's keys go through the window's registry (F1 lists them, rebinding works)."""
-        registry = self.context.actions
-        if registry is None:  # the page on its own (tests): a registry of its own
-            registry = ActionRegistry(self)
-            self.context.actions = registry
+        registry = self.context.registry_for(self)
         table = self._handlers()
         for spec in JUDGE_ACTIONS:
             registry.register(spec, table[spec.id], self, page=PAGE_ID)

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QApplication, QTabWidget, QVBoxLayout, QWidget
 
-from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.sme.conflicts_tab import ConflictsTab
@@ -77,10 +76,7 @@ class SmePage(QWidget):
 
     def _register_actions(self) -> None:
         """Verdict keys act on the verdict tab only, through the window's registry."""
-        registry = self.context.actions
-        if registry is None:  # the page on its own (tests): a registry of its own
-            registry = ActionRegistry(self)
-            self.context.actions = registry
+        registry = self.context.registry_for(self)
         table = self._handlers()
         for spec in SME_ACTIONS:
             registry.register(spec, table[spec.id], self.verdict, page=PAGE_ID)

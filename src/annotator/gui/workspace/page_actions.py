@@ -13,7 +13,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QTabWidget
 
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, label_key
-from annotator.gui.actions import ActionRegistry
 from annotator.gui.context import GuiContext
 from annotator.gui.workspace.case_list import CaseListPanel
 from annotator.gui.workspace.keymap import ANNOTATE_ACTIONS
@@ -138,10 +137,7 @@ def handlers(page: AnnotatePage) -> dict[str, Callable[[], None]]:
 
 def register_actions(page: AnnotatePage) -> None:
     """Create the page's actions in the registry and keep undo texts current."""
-    registry = page.context.actions
-    if registry is None:
-        registry = ActionRegistry(page)
-        page.context.actions = registry
+    registry = page.context.registry_for(page)
     table = handlers(page)
     for spec in ANNOTATE_ACTIONS:
         registry.register(spec, table[spec.id], page, page="annotate")

@@ -143,8 +143,8 @@ def fuzz_case_importer(work: Path) -> None:
 
 def _zip_targets(work: Path, kind: str) -> None:
     from annotator.errors import AnnotatorError
-    from annotator.services.sync_bundle import read_bundle
-    from annotator.services.sync_package import read_package
+    from annotator.services.sync.bundle import read_bundle
+    from annotator.services.sync.package import read_package
     from annotator.sync.container import manifest_checksum
 
     seed = TESTS / "sync" / "fixtures" / (
@@ -301,7 +301,7 @@ def fuzz_judged_run(work: Path) -> None:
 
 def fuzz_physician_csv(work: Path) -> None:
     from annotator.errors import AnnotatorError
-    from annotator.services.judge_csv import COLUMNS, read_rows
+    from annotator.services.judging.sheets import COLUMNS, read_rows
 
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -370,9 +370,9 @@ TARGETS: dict[str, Callable[[Path], None]] = {
 
 
 # Imported before the cap, so the cap measures what the examples use, not the libraries.
-PRELOAD = ("annotator.ingest.reader", "annotator.services.sync_bundle",
-           "annotator.services.sync_package", "annotator.sme.lint", "annotator.sme.items",
-           "annotator.judging.runfile", "annotator.services.judge_csv",
+PRELOAD = ("annotator.ingest.reader", "annotator.services.sync.bundle",
+           "annotator.services.sync.package", "annotator.sme.lint", "annotator.sme.items",
+           "annotator.judging.runfile", "annotator.services.judging.sheets",
            "annotator.export.validate", "yaml", "numpy", "PIL.Image", "pydicom")
 
 

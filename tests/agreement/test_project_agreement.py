@@ -22,7 +22,7 @@ from annotator import cli
 from annotator.agreement.report import family
 from annotator.domain.labels import DIFFICULTY, IMPORTANCE, RARITY, LabelEdit
 from annotator.errors import PermissionDenied
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.agreement import agreement_report
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
@@ -136,9 +136,9 @@ def build_project(root: Path) -> Built:
             if index % 2 == 0:  # half the time through "accept suggestions", then edits
                 annotating.accept_suggestions(project, name, cid)
             edits = [LabelEdit(k, v) for k, v in labels.items()]
-            rating.CASES.set_fields(project, name, cid, edits)
+            kinds.CASES.set_fields(project, name, cid, edits)
             clock["now"] = START + timedelta(days=index // 4, minutes=n)
-            rating.CASES.submit(project, name, cid)
+            kinds.CASES.submit(project, name, cid)
             final = annotating.view(project, name, cid).labels
             data.submitted.setdefault(cid, {})[name] = final
             data.when.setdefault(cid, {})[name] = clock["now"]

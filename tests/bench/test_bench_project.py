@@ -10,7 +10,7 @@ import pytest
 
 from annotator.bench.synth import CURATOR, build_bench_project
 from annotator.services import agreement as agreement_service
-from annotator.services import rating
+from annotator.services import kinds
 from annotator.services.agreement import agreement_report, forget_cached_report
 from annotator.services.demo import _label_fully
 from annotator.services.status import project_status
@@ -58,7 +58,7 @@ def test_agreement_report_is_cached_until_an_input_changes(
     # A new submission is an input: the report is computed again and differs.
     name, case_id = _open_annotation(project)
     _label_fully(project, name, case_id, random.Random(1), disagree=0.3)
-    rating.CASES.submit(project, name, case_id)
+    kinds.CASES.submit(project, name, case_id)
     changed = agreement_report(project, CURATOR)
     assert calls == [1]
     assert changed != fresh

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from annotator.errors import NotFound
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
 from annotator.services.review import base, decisions
@@ -94,7 +94,7 @@ def build(location: str, drafts: Path, *, deidentify: bool = True,
             annotating.set_label(project, first, case_id, "comment", "",
                                  "Checked the FLAIR twice.")
         for name in (first, second):
-            rating.CASES.submit(project, name, case_id)
+            kinds.CASES.submit(project, name, case_id)
         for item in base.review_case(project, case_id).final.open:
             decisions.decide(project, SENIOR, case_id, item.key, "optional", "clinical_judgement",
                           "FLAIR does not change the workup.")
@@ -102,9 +102,9 @@ def build(location: str, drafts: Path, *, deidentify: bool = True,
     first, second = annotators_of(project, "X1")
     annotating.set_label(project, first, "X1", "discard", "",
                          {"reason_code": "image_quality", "text": "blurred"})
-    rating.CASES.submit(project, first, "X1")
+    kinds.CASES.submit(project, first, "X1")
     annotating.accept_suggestions(project, second, "X1")
-    rating.CASES.submit(project, second, "X1")
+    kinds.CASES.submit(project, second, "X1")
     decisions.decide(project, SENIOR, "X1", "discard",
                   {"reason_code": "image_quality", "text": "blurred"}, "protocol",
                   "Key image unusable.")

@@ -16,7 +16,7 @@ from annotator.bench.text_images import text_image
 from annotator.cli import main
 from annotator.export.errors import ExportError
 from annotator.export.privacy import PrivacyError
-from annotator.services import annotating, pixel_review, rating
+from annotator.services import annotating, kinds, pixel_review
 from annotator.services.export import export_release
 from annotator.services.imports import import_cases
 from annotator.services.review import base, decisions
@@ -159,7 +159,7 @@ def _text_in_h1_only(folder: Path) -> Path:
 
 
 def test_bundle_leaves_out_a_case_with_an_unreviewed_image(tmp_path: Path) -> None:
-    from annotator.services.sync_bundle import make_bundle
+    from annotator.services.sync.bundle import make_bundle
     from export.conftest import annotators_of
 
     project = build(str(tmp_path / "p"), tmp_path / "drafts", writer=_text_in_h1_only)
@@ -180,7 +180,7 @@ def test_green_light_warns_about_unreviewed_images(tmp_path: Path) -> None:
     try:
         for name in annotators_of(project, "H1"):
             annotating.accept_suggestions(project, name, "H1")
-            rating.CASES.submit(project, name, "H1")
+            kinds.CASES.submit(project, name, "H1")
         for item in base.review_case(project, "H1").final.open:
             decisions.decide(project, SENIOR, "H1", item.key, "optional", "clinical_judgement",
                              "as the draft says")

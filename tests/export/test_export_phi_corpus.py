@@ -18,7 +18,7 @@ import pytest
 from annotator.export.privacy import PrivacyError
 from annotator.services import pixel_review
 from annotator.services.export import export_release
-from annotator.services.sync_bundle import make_bundle
+from annotator.services.sync.bundle import make_bundle
 from annotator.store.project import Project
 from conftest import CURATOR, PHYSICIANS, write_drafts
 from phi_corpus import (

@@ -29,12 +29,12 @@ def test_ctrl_h_shows_the_annotators_own_history_of_the_case(qtbot, page, gui_pr
 
 
 def test_the_review_page_shows_every_reviewers_changes(qtbot, make_window, gui_project) -> None:  # type: ignore[no-untyped-def]
-    from annotator.services import annotating, rating
+    from annotator.services import annotating, kinds
 
     for name, value in (("a1", "essential"), ("a2", "optional")):
         annotating.accept_suggestions(gui_project, name, "T1")
         annotating.set_label(gui_project, name, "T1", "importance", "Figure 3", value)
-        rating.CASES.submit(gui_project, name, "T1")
+        kinds.CASES.submit(gui_project, name, "T1")
     window = make_window(user="adj")
     review = window.built["review"]
     qtbot.waitUntil(lambda: review.detail is not None, timeout=10_000)

@@ -37,7 +37,7 @@ def no_file_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def bundle(gui_project: Any, tmp_path: Path) -> Path:
     """a1's work bundle, written by the curator."""
-    from annotator.services.sync_bundle import make_bundle
+    from annotator.services.sync.bundle import make_bundle
 
     return make_bundle(gui_project, CURATOR, ANNOTATOR, tmp_path / "a1.annotator-bundle").path
 
@@ -45,7 +45,7 @@ def bundle(gui_project: Any, tmp_path: Path) -> Path:
 @pytest.fixture
 def laptop(bundle: Path, tmp_path: Path) -> Iterator[Any]:
     """a1's offline project, unbundled outside the app."""
-    from annotator.services.sync_unbundle import unbundle
+    from annotator.services.sync.unbundle import unbundle
     from annotator.store.project import open_project
 
     unbundle(bundle, tmp_path / "laptop")
@@ -91,7 +91,7 @@ def trigger(window: Any, action_id: str) -> None:
 def write_package(laptop: Any, out: Path) -> Path:
     """a1 labels T1 (and submits nothing) on the laptop and packages it."""
     from annotator.services import annotating
-    from annotator.services.sync_package import make_package
+    from annotator.services.sync.package import make_package
 
     annotating.set_label(laptop, ANNOTATOR, "T1", "importance", "Figure 1", "essential")
     annotating.set_label(laptop, ANNOTATOR, "T1", "comment", "", "seen offline")
@@ -178,7 +178,7 @@ def test_send_my_work_counts_edits_and_packages_them(  # type: ignore[no-untyped
     qtbot, window_on, laptop, tmp_path, monkeypatch
 ) -> None:
     from annotator.gui.roundtrip import choosers
-    from annotator.services.sync_package import read_package
+    from annotator.services.sync.package import read_package
 
     window = window_on(laptop, ANNOTATOR)
     send = window.registry.actions["roundtrip.send_work"]
@@ -237,7 +237,7 @@ def test_make_a_bundle_from_the_view(  # type: ignore[no-untyped-def]
     qtbot, qtmodeltester, make_window, tmp_path, monkeypatch
 ) -> None:
     from annotator.gui.roundtrip import choosers
-    from annotator.services.sync_bundle import read_bundle
+    from annotator.services.sync.bundle import read_bundle
 
     window = make_window(user=CURATOR)
     view = open_view(qtbot, window)

@@ -10,17 +10,17 @@ import pytest
 
 from annotator.domain.labels import LabelEdit
 from annotator.errors import ConflictError
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 
 pytestmark = pytest.mark.gui
 
 
 def test_the_service_refuses_a_stale_version_and_names_the_latest_value(gui_project) -> None:  # type: ignore[no-untyped-def]
     seen = annotating.view(gui_project, "a1", "T1").version
-    rating.CASES.set_fields(gui_project, "a1", "T1", [LabelEdit("comment", "from the ward")],
+    kinds.CASES.set_fields(gui_project, "a1", "T1", [LabelEdit("comment", "from the ward")],
                     expected_version=seen)
     with pytest.raises(ConflictError, match="comment is now 'from the ward'"):
-        rating.CASES.set_fields(gui_project, "a1", "T1", [LabelEdit("comment", "from home")],
+        kinds.CASES.set_fields(gui_project, "a1", "T1", [LabelEdit("comment", "from home")],
                         expected_version=seen)
     assert annotating.view(gui_project, "a1", "T1").labels["comment"] == "from the ward"
 

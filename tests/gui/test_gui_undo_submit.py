@@ -60,10 +60,10 @@ def test_board_drags_in_a_burst_merge_into_one_step(qtbot, page, stored) -> None
 
 
 def test_a_submit_goes_on_to_the_next_open_case(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
-    from annotator.services import annotating, rating
+    from annotator.services import annotating, kinds
 
     annotating.accept_suggestions(gui_project, "a1", "T2")
-    rating.CASES.submit(gui_project, "a1", "T2")  # submitted elsewhere: skipped
+    kinds.CASES.submit(gui_project, "a1", "T2")  # submitted elsewhere: skipped
     page.case_list.refresh()
     qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)
     qtbot.keyClick(page.viewer, Qt.Key.Key_Return, CTRL)
@@ -115,14 +115,14 @@ def test_reopen_a_submitted_case(qtbot, page, gui_project) -> None:  # type: ign
 
 @pytest.mark.usefixtures("stay_after_submit")
 def test_reopen_refused_after_adjudication_is_said_inline(qtbot, page, gui_project) -> None:  # type: ignore[no-untyped-def]
-    from annotator.services import annotating, rating
+    from annotator.services import annotating, kinds
     from annotator.services.review import decisions
 
     qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)
     page.submit()
     annotating.accept_suggestions(gui_project, "a2", "T1")
     annotating.set_label(gui_project, "a2", "T1", "importance", "Figure 3", "essential")
-    rating.CASES.submit(gui_project, "a2", "T1")
+    kinds.CASES.submit(gui_project, "a2", "T1")
     decisions.decide(gui_project, "adj", "T1", "importance:Figure 3", "optional", "protocol")
     page.reopen()
     assert "locked" in page.header.error.text()

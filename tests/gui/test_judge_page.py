@@ -11,8 +11,9 @@ from PySide6.QtCore import Qt
 from annotator.gui.context import GuiContext
 from annotator.gui.pages.judge import Page
 from annotator.resources import judged_runs_dir
-from annotator.services import judge_scoring, rating
-from annotator.services.judge_import import import_runs
+from annotator.services import kinds
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.judging.imports import import_runs
 
 RUNS = sorted(judged_runs_dir().glob("*.benchmark_full.json"))
 
@@ -84,8 +85,8 @@ def test_a_submit_goes_on_to_the_next_open_output(qtbot: Any, team: Any) -> None
 
 
 def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
-    from annotator.services.judge_demo import demo_judge_scoring
-    from annotator.services.judge_review import list_conflicts
+    from annotator.services.judging.demo import demo_judge_scoring
+    from annotator.services.judging.review import list_conflicts
 
     demo_judge_scoring(team, "cu", "adj", seed=7)
     before = len(list_conflicts(team, "adj", open_only=True))
@@ -113,7 +114,7 @@ def test_undo_restores_what_the_store_held_not_what_the_page_showed(
     item = page.item
     assert item is not None
     # The same physician scores in another window after this page was opened.
-    rating.JUDGE.set_field(team, "a1", item, "diagnosis", 1)
+    kinds.JUDGE.set_field(team, "a1", item, "diagnosis", 1)
     page.choose("diagnosis", 3)
     assert _store(team, item)["diagnosis"] == 3
     page.undo.undo()

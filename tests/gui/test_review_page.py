@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.domain.labels import LabelEdit
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.review import base
 from annotator.services.review.queue import list_items
 from annotator.store.history import entries
@@ -21,8 +21,8 @@ def _submit(project: Any, name: str, case_id: str, labels: dict[str, Any] | None
     annotating.accept_suggestions(project, name, case_id)
     edits = [LabelEdit(k, v) for k, v in (labels or {}).items()]
     if edits:
-        rating.CASES.set_fields(project, name, case_id, edits)
-    rating.CASES.submit(project, name, case_id)
+        kinds.CASES.set_fields(project, name, case_id, edits)
+    kinds.CASES.submit(project, name, case_id)
 
 
 def _set(value: Any) -> dict[str, Any]:
@@ -212,8 +212,9 @@ def test_the_queue_is_read_off_the_gui_thread(  # type: ignore[no-untyped-def]
 def test_conflicts_waiting_on_other_pages_are_named(  # type: ignore[no-untyped-def]
     qtbot, conflicts, make_page, tmp_path: Path
 ) -> None:
-    from annotator.services import judge_review, sme_adjudication
     from annotator.services.demo import SENIOR, build_demo
+    from annotator.services.judging import review as judge_review
+    from annotator.services.sme import adjudication as sme_adjudication
     from annotator.store.project import open_project
 
     page = make_page(conflicts)

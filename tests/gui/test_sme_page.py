@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QPlainTextEdit, Q
 
 from annotator.gui.context import GuiContext
 from annotator.gui.pages.sme import SmePage
-from annotator.services import rating, sme_review
-from annotator.services.sme_import import import_benchmarks, import_items
+from annotator.services import kinds
+from annotator.services.sme import review as sme_review
+from annotator.services.sme.imports import import_benchmarks, import_items
 from annotator.store.project import open_project
 from sme.specs import valid_set
 
@@ -194,8 +195,8 @@ def test_blind_before_submit_and_the_automated_verdict_after(qtbot: Any, sme: An
     for key, value in (("applicability", "applicable"), ("outcome", "flag"),
                        ("failure_reason", "secret reason"), ("score", 0.7),
                        ("rationale", "OTHER-SME-RATIONALE")):  # fmt: skip
-        rating.SME.set_field(sme, other, task, key, value)
-    rating.SME.submit(sme, other, task)
+        kinds.SME.set_field(sme, other, task, key, value)
+    kinds.SME.submit(sme, other, task)
 
     page = _page(qtbot, sme)
     _open(page, "it-03", "A-NEG1")
@@ -264,8 +265,8 @@ def test_rationale_is_required_when_flagged(qtbot: Any, sme: Any) -> None:
 
 
 def test_a_senior_decides_a_conflict_and_reads_the_results(qtbot: Any, team: Any) -> None:
-    from annotator.services import sme_adjudication
-    from annotator.services.sme_demo import demo_sme_review
+    from annotator.services.sme import adjudication as sme_adjudication
+    from annotator.services.sme.demo import demo_sme_review
 
     demo_sme_review(team, "cu", "adj", ("a1", "a2", "a3"), seed=7)
     open_before = len(sme_adjudication.list_conflicts(team, "adj", open_only=True))
@@ -371,7 +372,7 @@ def test_a_save_the_store_refuses_leaves_no_undo_step(
     def down(*_args: object) -> None:
         raise StoreUnavailable("the team store at db.example is not answering")
 
-    monkeypatch.setattr(rating.SME, "set_field", down)
+    monkeypatch.setattr(kinds.SME, "set_field", down)
     _key(qtbot, page, "P")
     assert "not answering" in page.verdict.status.text()
     assert page.verdict.undo.count() == 1  # only "applicable"
@@ -388,8 +389,8 @@ def test_the_queue_filters_by_benchmark_and_shows_a_re_check(
 
     task = sme_review.task_of(sme, "it-01", "A-NEG2")
     for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
-        rating.SME.set_field(sme, "a1", task, key, value)
-    rating.SME.submit(sme, "a1", task)
+        kinds.SME.set_field(sme, "a1", task, key, value)
+    kinds.SME.submit(sme, "a1", task)
     # The benchmark's criteria change: a1's submitted verdict goes back for a re-check.
     inclusion = benchmark()["inclusion_criteria"].replace("entirely", "or invents one")
     write(tmp_path, "a-neg2.yaml", benchmark(inclusion_criteria=inclusion))
@@ -419,8 +420,8 @@ def test_a_re_check_after_a_smaller_scale_says_which_answer_to_give_again(
 
     task = sme_review.task_of(sme, "it-02", "A-NEG2")
     for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
-        rating.SME.set_field(sme, "a1", task, key, value)
-    rating.SME.submit(sme, "a1", task)
+        kinds.SME.set_field(sme, "a1", task, key, value)
+    kinds.SME.submit(sme, "a1", task)
     scale = {"min_value": 0, "max_value": 3, "descriptions": {3: "correct", 0: "wrong"}}
     write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale, threshold=2,
                                             concept="Double negatives. Threshold: 2."))  # fmt: skip

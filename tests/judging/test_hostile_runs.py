@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from annotator.errors import ValidationError
 from annotator.resources import judged_runs_dir
-from annotator.services.judge_import import import_runs
+from annotator.services.judging.imports import import_runs
 from annotator.store.schema import JudgedRun, JudgeItem
 
 RUN = sorted(judged_runs_dir().glob("*.benchmark_full.json"))[0]
@@ -103,7 +103,7 @@ def test_a_fifo_run_file_is_refused_without_blocking(team: Any, tmp_path: Path) 
 def test_a_hostile_score_sheet_is_a_one_line_refusal(team: Any, tmp_path: Path,
                                                       kind: str) -> None:
     """csv's field limit raised csv.Error (a traceback); a FIFO blocked the command."""
-    from annotator.services.judge_csv import COLUMNS, import_scores_csv
+    from annotator.services.judging.sheets import COLUMNS, import_scores_csv
 
     sheet = tmp_path / "scores.csv"
     if kind == "fifo":

@@ -7,15 +7,16 @@ from typing import Any
 import pytest
 
 from annotator.errors import StateError, ValidationError
-from annotator.services import judge_scoring, rating
-from annotator.services.judge_import import import_runs
+from annotator.services import kinds
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.judging.imports import import_runs
 from annotator.store.history import entries
 
 from .test_services import RUNS, _fill
 
 
 def test_a_judged_output_through_the_engine(team: Any) -> None:
-    engine = rating.KINDS["judge"]
+    engine = kinds.KINDS["judge"]
     import_runs(team, "cu", RUNS)
     judge_scoring.assign(team, "cu", 2)
     item = judge_scoring.my_items(team, "a1")[0][0]

@@ -14,10 +14,12 @@ from annotator.cli import main
 from annotator.errors import StateError, ValidationError
 from annotator.judging.runfile import load_run
 from annotator.resources import judged_runs_dir
-from annotator.services import judge_review, judge_scoring, rating
-from annotator.services.judge_agreement import judge_agreement
-from annotator.services.judge_csv import import_scores_csv
-from annotator.services.judge_import import import_runs
+from annotator.services import kinds
+from annotator.services.judging import review as judge_review
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.judging.agreement import judge_agreement
+from annotator.services.judging.imports import import_runs
+from annotator.services.judging.sheets import import_scores_csv
 from annotator.store.history import entries
 from annotator.store.schema import JudgedRun, JudgeItem, JudgeModeScore
 
@@ -70,10 +72,10 @@ def test_a_refused_file_writes_nothing(team: Any, tmp_path: Path) -> None:
 def _fill(project: Any, who: str, item: Any, base: int, label: str = "A") -> None:
     view = judge_scoring.view(project, who, item)
     for key in ("diagnosis", "localization", "differential_list"):
-        rating.JUDGE.set_field(project, who, item, key, base)
+        kinds.JUDGE.set_field(project, who, item, key, base)
     for dx in view.trajectory:
-        rating.JUDGE.set_field(project, who, item, f"trajectory/{dx}/score", base)
-        rating.JUDGE.set_field(project, who, item, f"trajectory/{dx}/label", label)
+        kinds.JUDGE.set_field(project, who, item, f"trajectory/{dx}/score", base)
+        kinds.JUDGE.set_field(project, who, item, f"trajectory/{dx}/label", label)
 
 
 def test_blinding_scoring_reveal_conflict_and_agreement(team: Any) -> None:
@@ -88,27 +90,27 @@ def test_blinding_scoring_reveal_conflict_and_agreement(team: Any) -> None:
         assert secret not in blob
     assert view.judges == {}
     with pytest.raises(StateError):
-        rating.JUDGE.reveal(team, "a1", item)
+        kinds.JUDGE.reveal(team, "a1", item)
     with pytest.raises(ValidationError):
-        rating.JUDGE.set_field(team, "a1", item, "diagnosis", 4)
+        kinds.JUDGE.set_field(team, "a1", item, "diagnosis", 4)
     with pytest.raises(ValidationError, match="not scored yet"):
-        rating.JUDGE.submit(team, "a1", item)
+        kinds.JUDGE.submit(team, "a1", item)
     _fill(team, "a1", item, 3)
-    rating.JUDGE.submit(team, "a1", item)
-    assert set(rating.JUDGE.reveal(team, "a1", item)) == {"rule", "llm"}
+    kinds.JUDGE.submit(team, "a1", item)
+    assert set(kinds.JUDGE.reveal(team, "a1", item)) == {"rule", "llm"}
     assert judge_scoring.view(team, "a1", item).judges["rule"]["reasons"]
     with pytest.raises(StateError):
-        rating.JUDGE.set_field(team, "a1", item, "diagnosis", 0)
+        kinds.JUDGE.set_field(team, "a1", item, "diagnosis", 0)
     # The other physician on the item scores it unacceptable: a conflict on every key.
     other = next(
         n for n in ("a2", "a3") if item in [i for i, _, _ in judge_scoring.my_items(team, n)]
     )
     _fill(team, other, item, 0, "U")
-    rating.JUDGE.submit(team, other, item)
+    kinds.JUDGE.submit(team, other, item)
     found = judge_review.list_conflicts(team, "adj")
     assert {c.key for c in found} >= {"diagnosis", "localization", "differential_list"}
     assert "acceptable" in found[0].reason or "labels differ" in found[0].reason
-    rating.JUDGE.adjudicate(team, "adj", item, "diagnosis", 2, "rubric level 2 fits")
+    kinds.JUDGE.adjudicate(team, "adj", item, "diagnosis", 2, "rubric level 2 fits")
     assert {c.key for c in judge_review.list_conflicts(team, "adj", open_only=True)} == {
         c.key for c in found
     } - {"diagnosis"}
@@ -123,8 +125,8 @@ def test_history_records_each_score(team: Any) -> None:
     import_runs(team, "cu", RUNS[:1])
     judge_scoring.assign(team, "cu", 1)
     item = judge_scoring.my_items(team, "a1")[0][0]
-    rating.JUDGE.set_field(team, "a1", item, "diagnosis", 2)
-    rating.JUDGE.set_field(team, "a1", item, "diagnosis", 1)
+    kinds.JUDGE.set_field(team, "a1", item, "diagnosis", 2)
+    kinds.JUDGE.set_field(team, "a1", item, "diagnosis", 1)
     with team.tx() as s:
         sets = [e for e in entries(s, action="judge_score_set") if e.actor == "a1"]
     assert [(e.before, e.after) for e in sets] == [(None, 2), (2, 1)]
@@ -204,7 +206,7 @@ def test_cli_agreement_writes_json_csv_html(
 
 
 def test_demo_scoring_disagrees_and_adjudicates(team: Any) -> None:
-    from annotator.services.judge_demo import demo_judge_scoring
+    from annotator.services.judging.demo import demo_judge_scoring
 
     demo_judge_scoring(team, "cu", "adj", seed=7)
     found = judge_review.list_conflicts(team, "adj")
@@ -234,7 +236,7 @@ def test_conflicts_and_agreement_are_for_seniors_and_curators_only(
     # They show other physicians' scores, the judges' scores and the runs' model names: a
     # physician (or a name that is not a user) reading them would be unblinded.
     from annotator.errors import PermissionDenied
-    from annotator.services.judge_demo import demo_judge_scoring
+    from annotator.services.judging.demo import demo_judge_scoring
 
     demo_judge_scoring(team, "cu", "adj", seed=7)
     for who in ("a1", "nobody", ""):

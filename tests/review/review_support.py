@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from annotator.domain.labels import LabelEdit
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 
 
 def submit(project: Any, name: str, case_id: str, labels: dict[str, Any] | None = None) -> str:
@@ -13,8 +13,8 @@ def submit(project: Any, name: str, case_id: str, labels: dict[str, Any] | None 
     annotating.accept_suggestions(project, name, case_id)
     edits = [LabelEdit(key, value) for key, value in (labels or {}).items()]
     if edits:
-        rating.CASES.set_fields(project, name, case_id, edits)
-    return rating.CASES.submit(project, name, case_id)
+        kinds.CASES.set_fields(project, name, case_id, edits)
+    return kinds.CASES.submit(project, name, case_id)
 
 
 def chose(value: Any) -> dict[str, Any]:

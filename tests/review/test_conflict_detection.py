@@ -5,7 +5,7 @@ from __future__ import annotations
 from review_support import chose, submit
 from sqlalchemy import select
 
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.review import base, decisions
 from annotator.services.review.queue import case_queue, list_items, review_status
 from annotator.services.review.view import case_detail
@@ -93,7 +93,7 @@ def test_letters_are_stored_and_survive_redetection(duo) -> None:  # type: ignor
     annotating.reopen(duo, "a2", "T2")  # allowed: nothing decided yet
     assert case_queue(duo, "adj") == []  # back in annotating, out of the queue
     annotating.set_label(duo, "a2", "T2", "importance", "Figure 2", "essential")
-    rating.CASES.submit(duo, "a2", "T2")
+    kinds.CASES.submit(duo, "a2", "T2")
     assert [i.key for i in list_items(duo, "adj")] == []  # the new round has no conflict
     assert {n: _letter_of(duo, "T2", n) for n in ("a1", "a2")} == before
     with duo.tx() as session:

@@ -12,7 +12,7 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import CaseState
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
 from annotator.services.review import decisions, reopen
@@ -200,7 +200,7 @@ def test_the_queue_reads_in_a_fixed_number_of_queries(mixed) -> None:  # type: i
 
     few = queries(lambda: case_queue(mixed, "adj"))
     submit(mixed, "a2", "T6")  # one more case in review, with its own rows everywhere
-    rating.CASES.submit(mixed, "a2", "T8")
+    kinds.CASES.submit(mixed, "a2", "T8")
     assert len(case_queue(mixed, "adj")) == 8
     assert queries(lambda: case_queue(mixed, "adj")) == few
     assert queries(lambda: list_items(mixed, "adj")) <= few

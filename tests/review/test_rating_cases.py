@@ -11,13 +11,13 @@ import pytest
 from annotator.cli import main
 from annotator.domain.labels import LabelEdit
 from annotator.errors import ConflictError, StateError, ValidationError
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.review import queue
 from annotator.store.history import entries
 
 
 def test_a_case_through_the_engine(duo: Any) -> None:
-    engine = rating.KINDS["case"]
+    engine = kinds.KINDS["case"]
     assert engine.set_field(duo, "a1", "T1", "difficulty", "normal") is None
     stored = {"value": "normal", "how": "set"}  # a suggestible label records how it was set
     assert engine.blind_view(duo, "a1", "T1")["values"] == {"difficulty": stored}

@@ -63,7 +63,7 @@ def test_import_progress_reaches_the_end(tmp_path: Path) -> None:
 
 
 def test_a_cancelled_package_import_keeps_the_packages_imported_whole(tmp_path: Path) -> None:
-    from annotator.services.sync_package_import import import_packages
+    from annotator.services.sync.package_import import import_packages
 
     project = open_project(tmp_path / "p")
     add_user(project, "(setup)", "cu", ["curator"])
@@ -77,8 +77,8 @@ def test_a_cancelled_package_import_keeps_the_packages_imported_whole(tmp_path: 
 
 def test_a_cancelled_unbundle_leaves_no_folder(tmp_path: Path) -> None:
     from annotator.services.assignments import assign
-    from annotator.services.sync_bundle import make_bundle
-    from annotator.services.sync_unbundle import unbundle
+    from annotator.services.sync.bundle import make_bundle
+    from annotator.services.sync.unbundle import unbundle
 
     project = open_project(tmp_path / "p")
     add_user(project, "(setup)", "cu", ["curator"])

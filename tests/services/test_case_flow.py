@@ -8,7 +8,7 @@ import pytest
 
 from annotator.domain.labels import LabelEdit
 from annotator.errors import PermissionDenied, StateError
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign, reassign
 from annotator.services.imports import import_cases
 from annotator.services.review import base, decisions
@@ -53,7 +53,7 @@ def test_assignment_is_balanced_and_blind(imported) -> None:  # type: ignore[no-
 def test_untouched_case_cannot_be_submitted(imported) -> None:  # type: ignore[no-untyped-def]
     name = _annotators(imported, "T1")[0]
     with pytest.raises(StateError, match="nothing has been labelled"):
-        rating.CASES.submit(imported, name, "T1")
+        kinds.CASES.submit(imported, name, "T1")
 
 
 def test_suggestions_are_not_labels_until_accepted(imported) -> None:  # type: ignore[no-untyped-def]
@@ -63,7 +63,7 @@ def test_suggestions_are_not_labels_until_accepted(imported) -> None:  # type: i
     assert view.labels == {}
     annotating.set_label(imported, name, "T1", "comment", "", "looked at it")
     with pytest.raises(StateError, match="Figure 1: no importance"):
-        rating.CASES.submit(imported, name, "T1")
+        kinds.CASES.submit(imported, name, "T1")
     annotating.accept_suggestions(imported, name, "T1", keys=["importance:Figure 1"])
     labels = annotating.view(imported, name, "T1").labels
     assert labels["importance:Figure 1"] == {"value": "essential", "how": "accepted"}
@@ -76,8 +76,8 @@ def _complete(project, name: str, case_id: str, **overrides: str) -> None:  # ty
         LabelEdit(f"importance:{fig}", {"value": v, "how": "set"}) for fig, v in overrides.items()
     ]
     if edits:
-        rating.CASES.set_fields(project, name, case_id, edits)
-    rating.CASES.submit(project, name, case_id)
+        kinds.CASES.set_fields(project, name, case_id, edits)
+    kinds.CASES.submit(project, name, case_id)
 
 
 def test_full_flow_review_green_light_and_revocation(imported) -> None:  # type: ignore[no-untyped-def]
@@ -94,7 +94,7 @@ def test_full_flow_review_green_light_and_revocation(imported) -> None:  # type:
         decisions.green_light(imported, "adj", "T1")
     # an annotator may reopen before the first decision; the case returns to annotating
     assert annotating.reopen(imported, b, "T1") == "annotating"
-    rating.CASES.submit(imported, b, "T1")
+    kinds.CASES.submit(imported, b, "T1")
 
     decisions.decide(
         imported,
@@ -149,7 +149,7 @@ def test_discard_upheld_excludes_the_case(imported) -> None:  # type: ignore[no-
     annotating.set_label(
         imported, a, "T2", "discard", "", {"reason_code": "image_quality", "text": "blurred"}
     )
-    rating.CASES.submit(imported, a, "T2")
+    kinds.CASES.submit(imported, a, "T2")
     _complete(imported, b, "T2")
     state = base.review_case(imported, "T2")
     assert [i.key for i in state.final.open] == ["discard"]

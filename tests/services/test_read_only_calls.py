@@ -19,25 +19,25 @@ from sqlalchemy import text
 from annotator.services import (
     annotating,
     export,
-    judge_review,
-    judge_scoring,
-    rating,
-    sme_adjudication,
-    sme_results,
-    sme_review,
+    kinds,
     status,
-    sync_status,
     users,
     workspace,
     workspace_state,
 )
 from annotator.services.agreement import agreement_report
 from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, build_demo
-from annotator.services.judge_agreement import judge_agreement
+from annotator.services.judging import review as judge_review
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.judging.agreement import judge_agreement
 from annotator.services.release import collect_release
 from annotator.services.repair import repair_case_states
 from annotator.services.review import base, feedback, queue, view
-from annotator.services.sme_view_extra import may_decide, may_see_others
+from annotator.services.sme import adjudication as sme_adjudication
+from annotator.services.sme import results as sme_results
+from annotator.services.sme import review as sme_review
+from annotator.services.sme.view_extra import may_decide, may_see_others
+from annotator.services.sync import status as sync_status
 from annotator.store.project import open_project
 from annotator.store.settings import PACKAGE_SEQUENCE
 from write_watch import empty_writes
@@ -103,7 +103,7 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
         "sme_results": lambda: sme_results.results(p, CURATOR),
         "judge_items": lambda: judge_scoring.my_items(p, ADA),
         "judge_view": lambda: judge_scoring.view(p, ADA, item),
-        "judge_reveal": lambda: rating.JUDGE.reveal(p, ADA, submitted_item),
+        "judge_reveal": lambda: kinds.JUDGE.reveal(p, ADA, submitted_item),
         "judge_may_see_runs": lambda: judge_scoring.may_see_runs(p, SENIOR),
         "judge_conflicts": lambda: judge_review.list_conflicts(p, SENIOR),
         "judge_ratings": lambda: judge_review.all_ratings(p, SENIOR),
@@ -112,7 +112,7 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
         ),
         "judge_agreement": lambda: judge_agreement(p, SENIOR),
         "sme_task_of": lambda: sme_review.task_of(p, first.item_id, first.benchmark),
-        "sme_reveal": lambda: rating.SME.reveal(p, ADA, submitted_task),
+        "sme_reveal": lambda: kinds.SME.reveal(p, ADA, submitted_task),
         "repair_dry_run": lambda: repair_case_states(p, CURATOR, dry_run=True),
     }
 
@@ -142,9 +142,9 @@ def test_send_my_work_polls_without_a_write_transaction(tmp_path: Path) -> None:
     """The offline project's count of unsent changes is read every few seconds by the app."""
     from annotator.services.assignments import assign
     from annotator.services.imports import import_cases
-    from annotator.services.sync_bundle import make_bundle
-    from annotator.services.sync_package import unpackaged_changes
-    from annotator.services.sync_unbundle import unbundle
+    from annotator.services.sync.bundle import make_bundle
+    from annotator.services.sync.package import unpackaged_changes
+    from annotator.services.sync.unbundle import unbundle
     from annotator.services.users import add_user
     from factories import make_case, write_case_file
 

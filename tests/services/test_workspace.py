@@ -11,8 +11,8 @@ from annotator.errors import NotFound, ValidationError
 from annotator.services import (
     annotating,
     draft_fixes,
+    kinds,
     order_board,
-    rating,
     workspace,
     workspace_state,
 )
@@ -47,7 +47,7 @@ def test_case_list_progress_filter_and_search(imported) -> None:  # type: ignore
     assert all(r.done == 0 and r.required == 8 and r.state == "assigned" for r in listing.rows)
 
     annotating.accept_suggestions(imported, "a1", "T1")
-    rating.CASES.submit(imported, "a1", "T1")
+    kinds.CASES.submit(imported, "a1", "T1")
     annotating.set_label(imported, "a1", "T2", "importance", "Figure 1", "optional")
     listing = workspace.case_list(imported, "a1")
     by_id = {r.case_id: r for r in listing.rows}
@@ -97,15 +97,15 @@ def test_case_list_filters_by_modality_red_flag_and_needs_fix(  # type: ignore[n
 
 def test_next_open_case_skips_submitted_ones_and_wraps(imported) -> None:  # type: ignore[no-untyped-def]
     annotating.accept_suggestions(imported, "a1", "T2")
-    rating.CASES.submit(imported, "a1", "T2")
+    kinds.CASES.submit(imported, "a1", "T2")
     rows = workspace.case_list(imported, "a1").rows  # T1, T2 (submitted), T10
     assert workspace.next_open(rows, "T1") == "T10"  # past the submitted T2
     assert workspace.next_open(rows, "T10") == "T1"  # wraps to the top
     assert workspace.next_open(rows, "T2") == "T10"
     annotating.accept_suggestions(imported, "a1", "T1")
-    rating.CASES.submit(imported, "a1", "T1")
+    kinds.CASES.submit(imported, "a1", "T1")
     annotating.accept_suggestions(imported, "a1", "T10")
-    rating.CASES.submit(imported, "a1", "T10")
+    kinds.CASES.submit(imported, "a1", "T10")
     assert workspace.next_open(workspace.case_list(imported, "a1").rows, "T10") is None
 
 
@@ -169,7 +169,7 @@ def test_board_moves_apply_through_the_service(imported) -> None:  # type: ignor
     ):
         labels = annotating.view(imported, "a1", "T1").labels
         edits = order_board.move_edits(labels, FIGS, figure, move)
-        rating.CASES.set_fields(imported, "a1", "T1", edits)
+        kinds.CASES.set_fields(imported, "a1", "T1", edits)
     labels = annotating.view(imported, "a1", "T1").labels
     assert [labels[f"stage:{f}"]["value"] for f in FIGS] == [1, 1, None]
 
@@ -200,7 +200,7 @@ def test_diagnosis_reference_is_the_final_diagnosis(imported) -> None:  # type: 
     content = annotating.view(imported, "a1", "T1").content
     edits = draft_fixes.rubric_edits(content, {}, "Diagnosis", "reference_answer", "NMOSD")
     assert edits == draft_fixes.final_diagnosis_edits(content, "NMOSD")
-    rating.CASES.set_fields(imported, "a1", "T1", edits)
+    kinds.CASES.set_fields(imported, "a1", "T1", edits)
     labels = annotating.view(imported, "a1", "T1").labels
     assert draft_fixes.final_diagnosis(content, labels) == "NMOSD"
     assert draft_fixes.effective(content, labels, draft_fixes.DIAGNOSIS_KEY) == "NMOSD"
@@ -261,5 +261,5 @@ def test_active_time_accumulates_in_the_annotation(imported) -> None:  # type: i
     workspace_state.add_active_time(imported, "a1", "T1", 12)
     assert annotating.view(imported, "a1", "T1").labels["active_seconds"] == 42.2
     annotating.accept_suggestions(imported, "a1", "T1")
-    rating.CASES.submit(imported, "a1", "T1")
+    kinds.CASES.submit(imported, "a1", "T1")
     assert workspace_state.add_active_time(imported, "a1", "T1", 5) is None

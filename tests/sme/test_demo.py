@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from annotator.resources import asset_path
-from annotator.services import sme_adjudication, sme_review
 from annotator.services.demo import PHYSICIANS, SENIOR, build_demo
-from annotator.services.sme_results import results
+from annotator.services.sme import adjudication as sme_adjudication
+from annotator.services.sme import review as sme_review
+from annotator.services.sme.results import results
 from annotator.sme.lint import lint
 from annotator.store.project import open_project
 
@@ -66,7 +67,7 @@ def test_review_status_names_the_sme_and_judge_conflicts_waiting_elsewhere(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from annotator.cli import main
-    from annotator.services import judge_review
+    from annotator.services.judging import review as judge_review
 
     build_demo(str(tmp_path / "demo"))
     project = open_project(str(tmp_path / "demo"), create=False)

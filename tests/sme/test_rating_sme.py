@@ -7,14 +7,15 @@ from typing import Any
 import pytest
 
 from annotator.errors import PermissionDenied, StateError, ValidationError
-from annotator.services import rating, sme_review
+from annotator.services import kinds
+from annotator.services.sme import review as sme_review
 from annotator.store.history import entries
 
 from .test_services import _give, _reviewers, _task, sme  # noqa: F401 (the fixture)
 
 
 def test_an_sme_task_through_the_engine(sme: Any) -> None:  # noqa: F811
-    engine = rating.KINDS["sme"]
+    engine = kinds.KINDS["sme"]
     task = _task(sme, "it-05", "A-NEG1")  # hybrid: the automated verdict is revealed
     a, b = _reviewers(sme, task)
     assert engine.set_field(sme, a, task, "outcome", "pass") is None

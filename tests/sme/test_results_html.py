@@ -9,8 +9,8 @@ import re
 import pytest
 
 from annotator.services.demo import CURATOR, PHYSICIANS, SEED, SENIOR
-from annotator.services.sme_demo import demo_sme_review
-from annotator.services.sme_results import results
+from annotator.services.sme.demo import demo_sme_review
+from annotator.services.sme.results import results
 from annotator.services.users import add_user
 from annotator.sme.report import html_page
 from annotator.sme.results_view import COLUMNS, table_rows

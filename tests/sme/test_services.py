@@ -14,9 +14,11 @@ from sqlalchemy import func, select
 
 from annotator.cli import main
 from annotator.errors import NotFound, PermissionDenied, StateError, ValidationError
-from annotator.services import rating, sme_adjudication, sme_review
-from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
-from annotator.services.sme_results import results
+from annotator.services import kinds
+from annotator.services.sme import adjudication as sme_adjudication
+from annotator.services.sme import review as sme_review
+from annotator.services.sme.imports import ImportRejected, import_benchmarks, import_items
+from annotator.services.sme.results import results
 from annotator.store.history import entries
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
@@ -73,8 +75,8 @@ def _reviewers(project: Any, task: Any) -> list[str]:
 
 def _give(project: Any, who: str, task: Any, **fields: Any) -> None:
     for key, value in fields.items():
-        rating.SME.set_field(project, who, task, key, value)
-    rating.SME.submit(project, who, task)
+        kinds.SME.set_field(project, who, task, key, value)
+    kinds.SME.submit(project, who, task)
 
 
 PASS = {"applicability": "applicable", "outcome": "pass", "score": 4}
@@ -136,7 +138,7 @@ def test_blinding_in_the_service_layer(sme: Any) -> None:
     view = sme_review.view(sme, first, task)
     assert view.automated is None and "copilot" not in repr(view)  # no system name either
     with pytest.raises(StateError, match="submit your verdict"):
-        rating.SME.reveal(sme, first, task)
+        kinds.SME.reveal(sme, first, task)
     with pytest.raises(NotFound):
         sme_review.view(sme, outsider, task)  # not assigned: cannot read the item's verdicts
     _give(sme, second, task, applicability="applicable", outcome="pass", score=0.9)
@@ -148,7 +150,7 @@ def test_blinding_in_the_service_layer(sme: Any) -> None:
     _give(sme, first, task, applicability="applicable", outcome="pass", score=1.0)
     after = sme_review.view(sme, first, task)
     assert after.submitted and after.automated == {"score": 0.9, "outcome": "pass", "judge": "llm"}
-    assert rating.SME.reveal(sme, first, task) == after.automated
+    assert kinds.SME.reveal(sme, first, task) == after.automated
 
 
 def test_view_shows_json_pretty_and_field_diff(sme: Any) -> None:
@@ -171,24 +173,24 @@ def test_view_shows_json_pretty_and_field_diff(sme: Any) -> None:
 def test_autosave_undo_submit_and_history(sme: Any) -> None:
     task = _task(sme, "it-02")
     who = _reviewers(sme, task)[0]
-    assert rating.SME.set_field(sme, who, task, "applicability", "excluded") is None
-    assert rating.SME.set_field(sme, who, task, "applicability", "applicable") == "excluded"
-    previous = rating.SME.set_field(sme, who, task, "score", 3)
-    rating.SME.set_field(sme, who, task, "score", previous)  # undo
+    assert kinds.SME.set_field(sme, who, task, "applicability", "excluded") is None
+    assert kinds.SME.set_field(sme, who, task, "applicability", "applicable") == "excluded"
+    previous = kinds.SME.set_field(sme, who, task, "score", 3)
+    kinds.SME.set_field(sme, who, task, "score", previous)  # undo
     assert "score" not in sme_review.view(sme, who, task).fields
     assert sme_review.queue(sme, who, "A-NEG2")[0].state in ("in_progress", "assigned")
     with pytest.raises(ValidationError, match="not given yet: outcome, score"):
-        rating.SME.submit(sme, who, task)
-    rating.SME.set_field(sme, who, task, "outcome", "flag")
-    rating.SME.set_field(sme, who, task, "score", 1)
+        kinds.SME.submit(sme, who, task)
+    kinds.SME.set_field(sme, who, task, "outcome", "flag")
+    kinds.SME.set_field(sme, who, task, "score", 1)
     with pytest.raises(ValidationError, match="flag_condition, rationale"):
-        rating.SME.submit(sme, who, task)
+        kinds.SME.submit(sme, who, task)
     choice = sme_review.view(sme, who, task).benchmark.flag_choices[0]
-    rating.SME.set_field(sme, who, task, "flag_condition", choice)
-    rating.SME.set_field(sme, who, task, "rationale", "polarity inverted")
-    rating.SME.submit(sme, who, task)
+    kinds.SME.set_field(sme, who, task, "flag_condition", choice)
+    kinds.SME.set_field(sme, who, task, "rationale", "polarity inverted")
+    kinds.SME.submit(sme, who, task)
     with pytest.raises(StateError):
-        rating.SME.set_field(sme, who, task, "score", 2)
+        kinds.SME.set_field(sme, who, task, "score", 2)
     with sme.tx() as s:
         sets = [e for e in entries(s, action="sme_field_set") if e.actor == who]
         assert [(e.key, e.before, e.after) for e in sets[:4]] == [
@@ -213,17 +215,17 @@ def test_conflict_routing_and_adjudication(sme: Any) -> None:
     view = sme_adjudication.conflict_view(sme, "adj", task)
     assert set(view.conflicts) == {"outcome", "score"}
     with pytest.raises(ValidationError, match="needs a reason"):
-        rating.SME.adjudicate(sme, "adj", task, "outcome", "flag", "  ")
+        kinds.SME.adjudicate(sme, "adj", task, "outcome", "flag", "  ")
     with pytest.raises(PermissionDenied):
-        rating.SME.adjudicate(sme, a, task, "outcome", "flag", "mine is right")
+        kinds.SME.adjudicate(sme, a, task, "outcome", "flag", "mine is right")
     with pytest.raises(ValidationError, match="not in conflict"):
-        rating.SME.adjudicate(sme, "adj", task, "applicability", "excluded", "why not")
+        kinds.SME.adjudicate(sme, "adj", task, "applicability", "excluded", "why not")
     # The undecided conflict and the items nobody has submitted yet are counted apart.
     pending = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
     assert (pending.items, pending.undecided) == (0, 1) and pending.unsubmitted > 0
-    rating.SME.adjudicate(sme, "adj", task, "outcome", "flag", "the finding is dropped")
+    kinds.SME.adjudicate(sme, "adj", task, "outcome", "flag", "the finding is dropped")
     assert [c.key for c in sme_adjudication.list_conflicts(sme, "adj", open_only=True)] == ["score"]
-    rating.SME.adjudicate(sme, "adj", task, "score", 1, "dropped finding: level 1")
+    kinds.SME.adjudicate(sme, "adj", task, "score", 1, "dropped finding: level 1")
     assert sme_adjudication.list_conflicts(sme, "adj", open_only=True) == []
     neg2 = next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2")
     assert (neg2.items, neg2.applicable, neg2.pass_rate, neg2.score) == (1, 1, 0.0, 0.25)
@@ -234,7 +236,7 @@ def test_changed_benchmark_marks_verdicts_for_recheck(sme: Any, tmp_path: Path) 
     task = _task(sme, "it-04")
     a, b = _reviewers(sme, task)
     _give(sme, a, task, **PASS)
-    rating.SME.set_field(sme, b, task, "applicability", "applicable")  # in progress
+    kinds.SME.set_field(sme, b, task, "applicability", "applicable")  # in progress
     # A label-only change: a new version, nothing to re-check.
     write(tmp_path, "a-neg2.yaml", benchmark(label="Double negation (v2)"))
     report = import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
@@ -261,7 +263,7 @@ def test_changed_benchmark_marks_verdicts_for_recheck(sme: Any, tmp_path: Path) 
         assert row is not None
     # Not counted until resubmitted; resubmitting clears the flag.
     assert next(r for r in results(sme, "adj").benchmarks if r.code == "A-NEG2").items == 0
-    rating.SME.submit(sme, a, task)
+    kinds.SME.submit(sme, a, task)
     assert next(e for e in sme_review.queue(sme, a) if e.task_id == task).state == "submitted"
 
 
@@ -302,14 +304,14 @@ def test_changed_criteria_supersede_decisions(sme: Any, tmp_path: Path) -> None:
     _give(sme, a, task, applicability="applicable", outcome="pass", score=4)
     _give(sme, b, task, applicability="excluded", rationale="template",
           exclusion_clause="the narrative is a template")  # fmt: skip
-    rating.SME.adjudicate(sme, "adj", task, "applicability", "applicable", "real text")
+    kinds.SME.adjudicate(sme, "adj", task, "applicability", "applicable", "real text")
     scale = {"min_value": 0, "max_value": 4, "descriptions": {4: "correct", 0: "wrong"}}
     write(tmp_path, "a-neg2.yaml", benchmark(scoring_scale=scale))
     import_benchmarks(sme, "cu", [tmp_path / "a-neg1.yaml", tmp_path / "a-neg2.yaml"])
     with sme.tx() as s:
         assert len(entries(s, action="sme_adjudication_superseded")) == 1
     for who in (a, b):
-        rating.SME.submit(sme, who, task)
+        kinds.SME.submit(sme, who, task)
     (open_,) = sme_adjudication.list_conflicts(sme, "adj", open_only=True)
     assert (open_.item_id, open_.key) == ("it-03", "applicability")
 
@@ -347,9 +349,9 @@ def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_pa
     )
     assert sme_review.view(sme, a, task).stale == ["score 4 is outside A-NEG2's scale 0..3"]
     with pytest.raises(ValidationError, match="score 4 is outside A-NEG2's scale 0..3"):
-        rating.SME.submit(sme, a, task)
-    assert rating.SME.set_field(sme, a, task, "score", 3) == 4.0
-    rating.SME.submit(sme, a, task)
+        kinds.SME.submit(sme, a, task)
+    assert kinds.SME.set_field(sme, a, task, "score", 3) == 4.0
+    kinds.SME.submit(sme, a, task)
 
 
 def test_compare_two_systems_through_the_command_line(

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import text, update
 
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
 from annotator.services.repair import repair_case_states
@@ -25,7 +25,7 @@ def _submitter(location: str, name: str, barrier: Any) -> None:
     try:
         for case_id in CASES:
             barrier.wait(60)
-            rating.CASES.submit(project, name, case_id)
+            kinds.CASES.submit(project, name, case_id)
     finally:
         project.close()
 
@@ -71,7 +71,7 @@ def test_repair_moves_a_case_left_behind(project_location: str, tmp_path: Path) 
     project = open_project(project_location, create=False)
     try:
         for name in ("a1", "a2"):
-            rating.CASES.submit(project, name, "W0")
+            kinds.CASES.submit(project, name, "W0")
         with project.tx() as session:  # what the write skew left behind before row locks
             session.execute(update(Case).where(Case.case_id == "W0").values(state="annotating"))
         fixes = repair_case_states(project, "cu", dry_run=True)
@@ -139,7 +139,7 @@ def _annotator_burst(location: str, name: str, rounds: int, out: Any) -> None:
                             annotating.reopen(project, name, case_id)
                         annotating.set_label(project, name, case_id, "comment", "", f"{name} {n}")
                         last[case_id] = f"{name} {n}"
-                        rating.CASES.submit(project, name, case_id)
+                        kinds.CASES.submit(project, name, case_id)
                         break
                     except ConflictError:
                         continue

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sync_support import ALPHA, CURATOR, setup_curator
 
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project, open_project
 
 

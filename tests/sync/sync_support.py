@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from annotator.domain.labels import LabelEdit
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
 from annotator.services.users import add_user
@@ -45,8 +45,8 @@ def complete(project: Project, name: str, case_id: str) -> None:
     """Label a case like a physician (accept, change one importance) and submit it."""
     annotating.accept_suggestions(project, name, case_id)
     edit = LabelEdit("importance:Figure 3", {"value": "essential", "how": "set"})
-    rating.CASES.set_fields(project, name, case_id, [edit])
-    rating.CASES.submit(project, name, case_id)
+    kinds.CASES.set_fields(project, name, case_id, [edit])
+    kinds.CASES.submit(project, name, case_id)
 
 
 def store_counts(project: Project) -> dict[str, object]:

@@ -14,10 +14,10 @@ from pathlib import Path
 from sync_support import ALPHA, CURATOR, complete, setup_curator
 
 from annotator.services import annotating, workspace
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_package
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_package
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project, open_project
 
 PHI_NAME = "Ostertag_Wolfgang_55554444"

@@ -14,10 +14,10 @@ from typing import Any
 from sync_support import ALPHA, BETA, CURATOR, GAMMA, complete
 
 from annotator.services.repair import repair_case_states
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_packages
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_packages
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project, open_project
 from annotator.store.schema import Case
 

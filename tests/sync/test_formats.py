@@ -15,9 +15,9 @@ import pytest
 from sync_support import ALPHA, CURATOR, sqlite_only
 
 from annotator.services import annotating
-from annotator.services.sync_bundle import make_bundle, read_bundle
-from annotator.services.sync_package import make_package, read_package
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle, read_bundle
+from annotator.services.sync.package import make_package, read_package
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project
 from annotator.sync.formats import SyncFileError
 

@@ -8,8 +8,8 @@ from sqlalchemy import select
 from sync_support import ALPHA, CURATOR, complete
 
 from annotator.services.history_audit import verify_history
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_package
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_package
 from annotator.store.project import Project
 from annotator.store.schema import HistoryEntry
 

@@ -24,10 +24,10 @@ from sync_support import ALPHA, CURATOR, complete, sqlite_only, store_counts
 from test_refusals import _rewrite, laptop_key
 
 from annotator.services import annotating
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import PackageResult, make_package
-from annotator.services.sync_package_import import import_package
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import PackageResult, make_package
+from annotator.services.sync.package_import import import_package
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project
 from annotator.sync.container import manifest_checksum
 from annotator.sync.formats import SyncFileError

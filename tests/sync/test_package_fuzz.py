@@ -22,10 +22,10 @@ from test_refusals import _rewrite, laptop_key
 
 from annotator.errors import AnnotatorError
 from annotator.services import annotating
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_package
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_package
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project, open_project
 from json_edits import json_paths
 

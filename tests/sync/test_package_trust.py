@@ -13,9 +13,9 @@ import pytest
 from sync_support import ALPHA, BETA, CURATOR, complete
 from test_refusals import _rewrite, laptop_key
 
-from annotator.services import annotating, rating
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_package
+from annotator.services import annotating, kinds
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_package
 from annotator.store.project import Project
 from annotator.sync.formats import SyncFileError
 
@@ -95,7 +95,7 @@ def test_malformed_submitted_labels_are_refused_and_do_not_freeze_the_case(
     assert annotating.view(curator, ALPHA, "T1").state == "assigned"
     # The case is not frozen: the annotator's next genuine package is applied.
     annotating.reopen(laptop, ALPHA, "T1")
-    rating.CASES.submit(laptop, ALPHA, "T1")
+    kinds.CASES.submit(laptop, ALPHA, "T1")
     good = make_package(laptop, tmp_path / "good.annotator-package")
     assert [c.status for c in import_package(curator, CURATOR, good.path).cases] == ["added"]
     assert annotating.view(curator, ALPHA, "T1").state == "submitted"

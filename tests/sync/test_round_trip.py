@@ -20,11 +20,11 @@ from annotator.errors import StateError
 from annotator.services import annotating
 from annotator.services.assignments import reassign
 from annotator.services.imports import import_cases
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import make_package, unpackaged_changes
-from annotator.services.sync_package_import import import_package
-from annotator.services.sync_status import roundtrip_status
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import make_package, unpackaged_changes
+from annotator.services.sync.package_import import import_package
+from annotator.services.sync.status import roundtrip_status
+from annotator.services.sync.unbundle import unbundle
 from annotator.store.history import entries
 from annotator.store.project import Project, open_project
 from annotator.sync.offline import offline_info

@@ -10,8 +10,8 @@ from sync_support import ALPHA, complete, setup_curator
 
 import annotator.cli as cli
 from annotator.services import annotating
-from annotator.services.sync_demo import demo_offline_round_trip
-from annotator.services.sync_status import roundtrip_status
+from annotator.services.sync.demo import demo_offline_round_trip
+from annotator.services.sync.status import roundtrip_status
 from annotator.store.project import Project, open_project
 
 

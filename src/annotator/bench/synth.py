@@ -23,7 +23,7 @@ from sqlalchemy import select
 from annotator.bench.images import dicom_bytes, png_bytes
 from annotator.errors import ProjectError, StateError
 from annotator.resources import demo_cases_dir
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign
 from annotator.services.demo import SENIOR, _keep_key_exam_essential, _label_fully
 from annotator.services.imports import import_cases
@@ -173,7 +173,7 @@ def _annotate(
         if draw < SUBMITTED_SHARE:
             for name in workers:
                 _label_fully(project, name, case_id, rng, disagree=0.3)
-                rating.CASES.submit(project, name, case_id)
+                kinds.CASES.submit(project, name, case_id)
             submitted.append(case_id)
         else:
             annotating.accept_suggestions(project, workers[0], case_id)

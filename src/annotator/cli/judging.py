@@ -9,12 +9,12 @@ from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.judging.report import INTERVAL_NOTE, issue_json, table9_cells, write_reports
-from annotator.services import rating
-from annotator.services.judge_agreement import judge_agreement
-from annotator.services.judge_csv import import_scores_csv
-from annotator.services.judge_import import import_runs
-from annotator.services.judge_review import item_of, list_conflicts
-from annotator.services.judge_scoring import assign
+from annotator.services import kinds
+from annotator.services.judging.agreement import judge_agreement
+from annotator.services.judging.imports import import_runs
+from annotator.services.judging.review import item_of, list_conflicts
+from annotator.services.judging.scoring import assign
+from annotator.services.judging.sheets import import_scores_csv
 
 
 def register(subparsers: Any) -> None:
@@ -102,7 +102,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     project = project_of(args)
     value: Any = int(args.value) if args.value.isdigit() else args.value
     item = item_of(project, args.run, args.case_id)
-    rating.JUDGE.adjudicate(project, actor_of(project, args), item, args.key, value, args.reason)
+    kinds.JUDGE.adjudicate(project, actor_of(project, args), item, args.key, value, args.reason)
     print(f"decided {args.run} {args.case_id} {args.key} = {value}")
     return 0
 

@@ -10,9 +10,10 @@ from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import ValidationError
-from annotator.services.judge_review import item_of
-from annotator.services.rating import KINDS, FieldEdit
-from annotator.services.sme_review import task_of
+from annotator.services.judging.review import item_of
+from annotator.services.kinds import KINDS
+from annotator.services.rating import FieldEdit
+from annotator.services.sme.review import task_of
 from annotator.store.project import Project
 
 ITEMS = {

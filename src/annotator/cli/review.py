@@ -14,7 +14,7 @@ from annotator.cli._shared import actor_of, print_json, project_of
 from annotator.errors import AnnotatorError
 from annotator.review.order_board import board_text
 from annotator.review.textdiff import diff_text
-from annotator.services.rating import waiting_elsewhere
+from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.feedback import feedback
 from annotator.services.review.view import case_detail

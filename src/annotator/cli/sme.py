@@ -13,11 +13,11 @@ from typing import Any
 from annotator.agreement.intervals import Interval, interval_text
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.errors import ValidationError
-from annotator.services import rating
-from annotator.services.sme_adjudication import list_conflicts
-from annotator.services.sme_import import ImportRejected, import_benchmarks, import_items
-from annotator.services.sme_results import compare, results
-from annotator.services.sme_review import assign, queue, task_of
+from annotator.services import kinds
+from annotator.services.sme.adjudication import list_conflicts
+from annotator.services.sme.imports import ImportRejected, import_benchmarks, import_items
+from annotator.services.sme.results import compare, results
+from annotator.services.sme.review import assign, queue, task_of
 from annotator.sme.compare_report import write_comparison
 from annotator.sme.lint import lint
 from annotator.sme.report import write_reports
@@ -129,7 +129,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         if not args.reason:
             raise ValidationError("--decide needs --reason")
         task = task_of(project, item, code)
-        rating.SME.adjudicate(project, actor, task, field, _value(field, text), args.reason)
+        kinds.SME.adjudicate(project, actor, task, field, _value(field, text), args.reason)
         print(f"decided {item} {code} {field} = {text}")
         return 0
     found = list_conflicts(project, actor, open_only=args.open)

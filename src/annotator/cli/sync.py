@@ -14,11 +14,11 @@ from typing import Any
 
 from annotator.cli._shared import EXIT_FAILED, actor_of, long_task, print_json, project_of
 from annotator.errors import AnnotatorError
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_packages
-from annotator.services.sync_status import roundtrip_status
-from annotator.services.sync_unbundle import unbundle
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_packages
+from annotator.services.sync.status import roundtrip_status
+from annotator.services.sync.unbundle import unbundle
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import STATUSES
 

@@ -100,7 +100,7 @@ def parse_size(text: str | None) -> tuple[int, int]:
 def _open_bundle(bundle: str, into: str | None) -> tuple[Any, str]:
     """Unbundle before the window exists; the project and its annotator."""
     from annotator.errors import ProjectError, ValidationError
-    from annotator.services.sync_unbundle import unbundle
+    from annotator.services.sync.unbundle import unbundle
     from annotator.store.project import DB_NAME, open_project
 
     if not into:

@@ -1,7 +1,7 @@
 """The annotator's case-only operations on their own annotation: the view with the draft's
 suggestions, setting a label or accepting suggestions, and reopening a submitted case.
 
-Setting fields and submitting are the rating engine's (:data:`annotator.services.rating.CASES`).
+Setting fields and submitting are the rating engine's (:data:`annotator.services.kinds.CASES`).
 Blinding is structural: every function here is addressed by (annotator, case) and reads or
 writes only that annotator's row.
 """
@@ -17,9 +17,9 @@ from annotator.domain import labels as L
 from annotator.domain.states import AnnotationState, can_reopen
 from annotator.domain.suggestions import accept_edits, figures, suggestions
 from annotator.errors import StateError
-from annotator.services.rating.cases import CASES, load_annotation, revision_of
 from annotator.services.rating.engine import SetResult
 from annotator.services.review.caseflow import refresh_case_state
+from annotator.services.review.kind import CASES, load_annotation, revision_of
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Adjudication

@@ -22,16 +22,16 @@ from annotator.domain.suggestions import suggestions
 from annotator.errors import NotFound, ProjectError
 from annotator.resources import demo_cases_dir
 from annotator.review.items import Item
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.assignments import assign
 from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
-from annotator.services.judge_demo import demo_judge_scoring
+from annotator.services.judging.demo import demo_judge_scoring
 from annotator.services.pixel_review import accept_suggested, list_images, no_phi
 from annotator.services.review import actions, base, decisions
-from annotator.services.sme_demo import demo_sme_review
+from annotator.services.sme.demo import demo_sme_review
 from annotator.services.status import project_status
-from annotator.services.sync_demo import demo_offline_round_trip
+from annotator.services.sync.demo import demo_offline_round_trip
 from annotator.services.users import add_user
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.project import Project, is_url, open_project, project_is_empty
@@ -219,7 +219,7 @@ def _label_fully(
                 "Contrast is contraindicated until renal function is known.",
             )
         )
-    rating.CASES.set_fields(project, name, case_id, edits)
+    kinds.CASES.set_fields(project, name, case_id, edits)
 
 
 def _pick(item: Item, rng: random.Random) -> Any:
@@ -278,7 +278,7 @@ def replay_work(project: Project) -> DemoPlan:
                         "text": "Key figure too small to judge the lesion.",
                     },
                 )
-            rating.CASES.submit(project, name, case_id)
+            kinds.CASES.submit(project, name, case_id)
     with tempfile.TemporaryDirectory(prefix="annotator-demo-offline-") as workdir:
         demo_offline_round_trip(project, offline_name, offline, Path(workdir))
     actions.demo_adjudicate(project, SENIOR, plan.green_lit)

@@ -26,7 +26,7 @@ from typing import Any
 from annotator.domain.labels import LabelEdit
 from annotator.domain.states import AnnotationState
 from annotator.errors import StateError
-from annotator.services import annotating, rating
+from annotator.services import annotating, kinds
 from annotator.services.rating.engine import SetResult
 from annotator.store.project import Project
 from annotator.store.settings import RESUME
@@ -142,7 +142,7 @@ def add_active_time(
     before = current.labels.get("active_seconds")
     total = round((before if isinstance(before, int | float) else 0.0) + seconds, 1)
     try:
-        return rating.CASES.set_fields(
+        return kinds.CASES.set_fields(
             project, annotator, case_id, [LabelEdit("active_seconds", total)], action="active_time"
         )
     except StateError:

@@ -28,7 +28,7 @@ from annotator.gui.context import GuiContext
 from annotator.gui.history_dialog import HistoryDialog
 from annotator.gui.permits import guard
 from annotator.gui.workers import run_in_background
-from annotator.services.rating import waiting_elsewhere
+from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.view import CaseDetail, case_detail, case_images
 

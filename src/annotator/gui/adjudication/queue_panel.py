@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 
 from annotator.gui import theme
 from annotator.gui.adjudication.format import CASE_MARK
-from annotator.services.rating import WaitingQueue
+from annotator.services.kinds import WaitingQueue
 from annotator.services.review.queue import CaseEntry
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from annotator.judging.rubrics import reference_answer
-from annotator.services.judge_scoring import ScoringView
+from annotator.services.judging.scoring import ScoringView
 
 
 def case_html(view: ScoringView) -> str:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from annotator.gui import theme
 from annotator.judging.rubrics import TRAJECTORY_LABELS, case_rubric
 from annotator.judging.sheet import trajectory_key
-from annotator.services.judge_scoring import ScoringView
+from annotator.services.judging.scoring import ScoringView
 
 STYLE = (
     "QGroupBox { border: $border; border-radius: 3px; margin-top: 1.1em; padding-top: 4px; }"

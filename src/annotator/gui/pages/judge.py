@@ -42,8 +42,10 @@ from annotator.gui.judge.form import ScoringForm
 from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
 from annotator.gui.preferences import next_after_submit
 from annotator.gui.undo import SetCommand
-from annotator.services import judge_review, judge_scoring, rating
-from annotator.services.judge_agreement import judge_agreement
+from annotator.services import kinds
+from annotator.services.judging import review as judge_review
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.judging.agreement import judge_agreement
 
 PAGE_ID = "judge"
 
@@ -222,7 +224,7 @@ class Page(QWidget):
     def save(self, item: uuid.UUID, key: str, value: Any) -> Any:
         """Save one score now and show it; returns the value the store replaced."""
         assert self.context.project is not None and self.context.user is not None
-        previous = rating.JUDGE.set_field(
+        previous = kinds.JUDGE.set_field(
             self.context.project, self.context.user, item, key, value
         )
         if self.view is not None and item == self.item:
@@ -241,7 +243,7 @@ class Page(QWidget):
             return
         assert self.context.project is not None and self.context.user is not None
         try:
-            rating.JUDGE.submit(self.context.project, self.context.user, self.item)
+            kinds.JUDGE.submit(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -259,7 +261,7 @@ class Page(QWidget):
             return
         assert self.context.project is not None and self.context.user is not None
         try:
-            judges = rating.JUDGE.reveal(self.context.project, self.context.user, self.item)
+            judges = kinds.JUDGE.reveal(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return
@@ -291,7 +293,7 @@ class Page(QWidget):
         text = self.decision.text().strip()
         value: Any = int(text) if text.isdigit() else text
         try:
-            rating.JUDGE.adjudicate(
+            kinds.JUDGE.adjudicate(
                 self.context.project,
                 self.context.user,
                 conflict.item_id,

@@ -20,7 +20,7 @@ from annotator.gui.sme.conflicts_tab import ConflictsTab
 from annotator.gui.sme.keymap import MAX_LEVEL_KEYS, SME_ACTIONS
 from annotator.gui.sme.results_tab import ResultsTab
 from annotator.gui.sme.verdict_tab import VerdictTab
-from annotator.services.sme_view_extra import may_decide, may_see_others
+from annotator.services.sme.view_extra import may_decide, may_see_others
 
 PAGE_ID = "sme"
 

@@ -137,7 +137,7 @@ class RoundTripActions(QObject):
 
     def open_bundle(self, bundle: Path, folder: Path) -> None:
         """Unbundle off the GUI thread, then open the new project on the annotate page."""
-        from annotator.services.sync_unbundle import unbundle
+        from annotator.services.sync.unbundle import unbundle
         from annotator.store.project import open_project
 
         if self.opening:

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from annotator.gui import theme
-from annotator.services.sync_status import RoundTripRow
+from annotator.services.sync.status import RoundTripRow
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import PackageImportReport
 

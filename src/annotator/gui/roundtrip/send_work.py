@@ -71,7 +71,7 @@ class SendMyWork(QObject):
 
     def refresh_count(self) -> None:
         """Show how many changes are in no package yet."""
-        from annotator.services.sync_package import unpackaged_changes
+        from annotator.services.sync.package import unpackaged_changes
 
         project = self.owner.window.context.project
         if not self.offline or project is None:
@@ -102,7 +102,7 @@ class SendMyWork(QObject):
 
     def send_to(self, path: Path) -> None:
         """Write the package off the GUI thread (typed text is saved first)."""
-        from annotator.services.sync_package import make_package
+        from annotator.services.sync.package import make_package
 
         window = self.owner.window
         project = window.context.project

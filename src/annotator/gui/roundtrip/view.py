@@ -147,7 +147,7 @@ class RoundTripView(QWidget):
 
     def refresh(self) -> None:
         """Read the round-trip status off the GUI thread."""
-        from annotator.services.sync_status import roundtrip_status
+        from annotator.services.sync.status import roundtrip_status
 
         project = self.project
         run_in_background(lambda: roundtrip_status(project), self._show_rows,
@@ -204,7 +204,7 @@ class RoundTripView(QWidget):
 
     def make_bundle_to(self, annotator: str, path: Path) -> None:
         """Write ``annotator``'s work bundle to ``path`` off the GUI thread."""
-        from annotator.services.sync_bundle import make_bundle
+        from annotator.services.sync.bundle import make_bundle
 
         if self.busy:
             return
@@ -230,7 +230,7 @@ class RoundTripView(QWidget):
 
     def import_files(self, paths: list[Path]) -> None:
         """Import packages off the GUI thread; the report lists every case."""
-        from annotator.services.sync_package_import import import_packages
+        from annotator.services.sync.package_import import import_packages
 
         if self.busy:
             return

@@ -27,7 +27,8 @@ from annotator.errors import AnnotatorError
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.sme.panes import VERDICT_ROWS, card_html, diff_html, pane_html
-from annotator.services import rating, sme_adjudication
+from annotator.services import kinds
+from annotator.services.sme import adjudication as sme_adjudication
 from annotator.sme.diff import field_diff, is_json
 
 e = html.escape
@@ -165,7 +166,7 @@ class ConflictsTab(QWidget):
         conflict = self.rows[row]
         value = self.value.currentText().strip()
         try:
-            rating.SME.adjudicate(
+            kinds.SME.adjudicate(
                 self.context.project, self.context.user, conflict.task_id, conflict.key,
                 value, self.reason.text(),
             )

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.gui import theme
-from annotator.services.sme_review import BenchmarkCard
+from annotator.services.sme.review import BenchmarkCard
 from annotator.sme.verdict import fields_that_apply, required_fields
 
 PAUSE_MS = 700

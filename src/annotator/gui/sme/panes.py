@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from annotator.gui import theme
-from annotator.services.sme_review import BenchmarkCard, Pane
+from annotator.services.sme.review import BenchmarkCard, Pane
 from annotator.sme.diff import FieldDiff
 
 e = html.escape

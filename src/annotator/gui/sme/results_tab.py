@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.workers import run_in_background
-from annotator.services import sme_results
+from annotator.services.sme import results as sme_results
 from annotator.sme import results_view
 from annotator.sme.report import forest_svg
 

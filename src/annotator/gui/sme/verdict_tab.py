@@ -1,7 +1,7 @@
 """The verdict tab: the SME's queue (left), input / ground truth / output and their
 field-level diff (centre, with the verdict form), the benchmark card (right).
 
-Every choice is saved at once through ``rating.SME.set_field`` as one ``SetCommand`` (undo
+Every choice is saved at once through ``kinds.SME.set_field`` as one ``SetCommand`` (undo
 saves the value the store says it replaced); typed text is saved after a pause, a burst of
 typing in one field being one undo step. The view comes from ``sme_review.view``, which
 is blind by construction.
@@ -38,7 +38,8 @@ from annotator.gui.preferences import next_after_submit
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
 from annotator.gui.undo import SetCommand
-from annotator.services import rating, sme_review
+from annotator.services import kinds
+from annotator.services.sme import review as sme_review
 
 STATE_MARKS = {
     "assigned": "○",
@@ -284,7 +285,7 @@ class VerdictTab(QWidget):
 
     def save(self, task: uuid.UUID, key: str, value: Any) -> Any:
         """Save one field now and show it; returns the value the store replaced."""
-        previous = rating.SME.set_field(*self._who(), task, key, value)
+        previous = kinds.SME.set_field(*self._who(), task, key, value)
         if task == self.task:
             try:
                 view = sme_review.view(*self._who(), task)
@@ -328,7 +329,7 @@ class VerdictTab(QWidget):
             return
         self.form.flush()
         try:
-            rating.SME.submit(*self._who(), self.task)
+            kinds.SME.submit(*self._who(), self.task)
         except AnnotatorError as exc:
             self.status.setText(str(exc))
             return

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from annotator.errors import ValidationError
 from annotator.judging.human import conflicts
 from annotator.judging.sheet import check_value
-from annotator.services.judge_review import conflict_reason
-from annotator.services.judge_scoring import judge_item, judges_of, missing_keys, own_sheet
+from annotator.services.judging.review import conflict_reason
+from annotator.services.judging.scoring import judge_item, judges_of, missing_keys, own_sheet
 from annotator.services.rating.engine import Loaded, RatingKind
 from annotator.store.schema import JudgeAdjudication, JudgeItem, PhysicianScore, User
 

@@ -26,8 +26,8 @@ from annotator.agreement.intervals import (
     TOO_FEW,
 )
 from annotator.errors import ValidationError
-from annotator.services.sme_adjudication import decided_by_task, submitted_by_task
-from annotator.services.sme_review import benchmark_of
+from annotator.services.sme.adjudication import decided_by_task, submitted_by_task
+from annotator.services.sme.review import benchmark_of
 from annotator.services.users import require_reader_of_others
 from annotator.sme.compare import Comparison, Scored
 from annotator.sme.compare import compare as compare_systems

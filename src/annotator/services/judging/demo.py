@@ -13,8 +13,10 @@ from sqlalchemy import select
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import trajectory_key
 from annotator.resources import judged_runs_dir
-from annotator.services import judge_review, judge_scoring, rating
-from annotator.services.judge_import import import_runs
+from annotator.services.judging import review as judge_review
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.judging.imports import import_runs
+from annotator.services.judging.kind import JUDGE
 from annotator.store.project import Project
 from annotator.store.schema import JudgeModeScore, PhysicianScore, User
 
@@ -35,15 +37,15 @@ def _score(project: Project, name: str, item: uuid.UUID, rng: random.Random) -> 
     base: dict[str, Any] = judges.get("llm") or next(iter(judges.values()), {})
     view = judge_scoring.view(project, name, item)
     for target in TARGETS:
-        rating.JUDGE.set_field(project, name, item, target, _noisy(base.get(target, 1), rng, 0.35))
+        JUDGE.set_field(project, name, item, target, _noisy(base.get(target, 1), rng, 0.35))
     for dx in view.trajectory:
         score = _noisy(base.get(trajectory_key(dx, "score"), 1), rng, 0.25)
         label = base.get(trajectory_key(dx, "label"), "U")
         if rng.random() < 0.1:
             label = rng.choice([x for x in "EAU" if x != label])
-        rating.JUDGE.set_field(project, name, item, trajectory_key(dx, "score"), score)
-        rating.JUDGE.set_field(project, name, item, trajectory_key(dx, "label"), label)
-    rating.JUDGE.submit(project, name, item)
+        JUDGE.set_field(project, name, item, trajectory_key(dx, "score"), score)
+        JUDGE.set_field(project, name, item, trajectory_key(dx, "label"), label)
+    JUDGE.submit(project, name, item)
 
 
 def demo_judge_scoring(project: Project, curator: str, senior: str, seed: int) -> int:
@@ -71,7 +73,7 @@ def demo_judge_scoring(project: Project, curator: str, senior: str, seed: int) -
     if open_conflicts:
         first = open_conflicts[0]
         value = max(first.by_scorer.values()) if first.key in TARGETS else "A"
-        rating.JUDGE.adjudicate(
+        JUDGE.adjudicate(
             project,
             senior,
             first.item_id,

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from annotator.domain.labels import LabelEdit
 from annotator.errors import ProjectError
-from annotator.services import annotating, rating
-from annotator.services.sync_bundle import make_bundle
-from annotator.services.sync_package import make_package
-from annotator.services.sync_package_import import import_package
-from annotator.services.sync_unbundle import unbundle
+from annotator.services import annotating, kinds
+from annotator.services.sync.bundle import make_bundle
+from annotator.services.sync.package import make_package
+from annotator.services.sync.package_import import import_package
+from annotator.services.sync.unbundle import unbundle
 from annotator.services.users import resolve_actor
 from annotator.store.project import Project, open_project
 
@@ -47,7 +47,7 @@ def demo_offline_round_trip(
     try:
         for case_id in case_ids:
             _label_like_a_physician(laptop, annotator_name, case_id)
-            rating.CASES.submit(laptop, annotator_name, case_id)
+            kinds.CASES.submit(laptop, annotator_name, case_id)
         package = make_package(laptop, workdir / f"{slug}{PACKAGE_SUFFIX}")
     finally:
         laptop.close()
@@ -78,4 +78,4 @@ def _label_like_a_physician(project: Project, name: str, case_id: str) -> None:
         current = view.labels.get(f"importance:{figure}", {}).get("value")
         other = "essential" if current != "essential" else "optional"
         edits.append(LabelEdit(f"importance:{figure}", {"value": other, "how": "set"}))
-    rating.CASES.set_fields(project, name, case_id, edits)
+    kinds.CASES.set_fields(project, name, case_id, edits)

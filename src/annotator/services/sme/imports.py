@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import AnnotatorError
-from annotator.services.sme_review import benchmark_of
+from annotator.services.sme.review import benchmark_of
 from annotator.services.users import require_role
 from annotator.sme.items import ItemProblem, ReviewItem, read_items
 from annotator.sme.lint import Problem, lint

@@ -9,8 +9,10 @@ import uuid
 from typing import Any
 
 from annotator.resources import asset_path
-from annotator.services import rating, sme_adjudication, sme_review
-from annotator.services.sme_import import import_benchmarks, import_items
+from annotator.services.sme import adjudication as sme_adjudication
+from annotator.services.sme import review as sme_review
+from annotator.services.sme.imports import import_benchmarks, import_items
+from annotator.services.sme.kind import SME
 from annotator.store.project import Project
 
 SME_DEMO = "sme_demo"
@@ -80,9 +82,9 @@ def _verdict(project: Project, name: str, task: uuid.UUID, base: Base, rng: rand
              submit: bool = True) -> None:  # fmt: skip
     view = sme_review.view(project, name, task)
     for key, value in _fields(view, base, rng).items():
-        rating.SME.set_field(project, name, task, key, value)
+        SME.set_field(project, name, task, key, value)
     if submit:
-        rating.SME.submit(project, name, task)
+        SME.submit(project, name, task)
 
 
 def demo_sme_review(
@@ -114,7 +116,7 @@ def demo_sme_review(
     for conflict in disputed:
         if conflict.item_id == ADJUDICATED:
             value: Any = BASE[ADJUDICATED][1] if conflict.key == "outcome" else 3.0
-            rating.SME.adjudicate(
+            SME.adjudicate(
                 project, senior, conflict.task_id, conflict.key, value,
                 "Demo: 'not a lot' admits drinking; the output is right but terse.",
             )  # fmt: skip

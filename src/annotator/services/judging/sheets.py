@@ -23,9 +23,9 @@ from annotator.errors import ValidationError
 from annotator.inputfiles import read_regular
 from annotator.judging.runfile import ALL_TARGETS
 from annotator.judging.sheet import check_value, trajectory_key
-from annotator.services.judge_scoring import missing_keys
+from annotator.services.judging.kind import JUDGE
+from annotator.services.judging.scoring import missing_keys
 from annotator.services.rating.engine import FieldEdit, Loaded
-from annotator.services.rating.judge import JUDGE
 from annotator.services.users import require_role
 from annotator.store.project import Project
 from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User

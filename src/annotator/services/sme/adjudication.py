@@ -3,7 +3,7 @@
 A conflict is a field of one task on which the submitted verdicts disagree (see
 :func:`annotator.sme.verdict.conflicts`). Like annotation conflicts, the senior sees the
 verdicts side by side, under reviewer letters rather than names; the decision itself, with
-its required reason, is the rating engine's (:mod:`annotator.services.rating.sme`).
+its required reason, is the rating engine's (:mod:`annotator.services.sme.kind`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.services.sme_review import (
+from annotator.services.sme.review import (
     BenchmarkCard,
     Pane,
     benchmark_of,

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from annotator.errors import ValidationError
 from annotator.services.rating.engine import Loaded, RatingKind
-from annotator.services.sme_adjudication import submitted_by_task
-from annotator.services.sme_review import benchmark_of, own_task, task_parts
+from annotator.services.sme.adjudication import submitted_by_task
+from annotator.services.sme.review import benchmark_of, own_task, task_parts
 from annotator.sme.verdict import check_field, cleaned, conflicts, missing_fields, stale_fields
 from annotator.store.schema import SmeAdjudication, SmeVerdict
 

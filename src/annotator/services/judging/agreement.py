@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from annotator.judging.table9 import agreement, big_differences, run_means
-from annotator.services.judge_review import HUMAN, all_ratings
+from annotator.services.judging.review import HUMAN, all_ratings
 from annotator.store.project import Project
 
 

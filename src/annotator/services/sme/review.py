@@ -1,5 +1,5 @@
 """SMEs reviewing items against benchmarks: assignment, the blind queue and the view (setting,
-submitting and revealing are the rating engine's: :mod:`annotator.services.rating.sme`).
+submitting and revealing are the rating engine's: :mod:`annotator.services.sme.kind`).
 
 Every function is one transaction. The view an SME works from (:class:`VerdictView`) never
 holds another SME's verdict, the automated verdict (until the SME has submitted) or the

@@ -1,5 +1,5 @@
 """Physicians scoring judged outputs: assignment and the blind view (setting, submitting and
-revealing are the rating engine's: :mod:`annotator.services.rating.judge`).
+revealing are the rating engine's: :mod:`annotator.services.judging.kind`).
 
 The view a physician works from (:class:`ScoringView`) holds no judge score and no model
 name until the physician has submitted: it names the output by position only.

@@ -24,7 +24,7 @@ from annotator.domain.suggestions import figures
 from annotator.errors import AnnotatorError, NotFound
 from annotator.services.review.base import active_annotation
 from annotator.services.review.caseflow import refresh_case_state, send_for_recheck
-from annotator.services.sync_package import read_package
+from annotator.services.sync.package import read_package
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import ProjectError
-from annotator.services.sync_bundle import BundleImages, read_bundle
+from annotator.services.sync.bundle import BundleImages, read_bundle
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord

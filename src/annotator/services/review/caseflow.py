@@ -6,7 +6,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import AnnotationState, CaseState, case_state_after_submissions
+from annotator.domain.states import CaseState, case_state_after_submissions
+from annotator.services.rating import reopen_work
 from annotator.services.review.base import active_annotations
 from annotator.services.review.detect import on_enter_review
 from annotator.store.history import record
@@ -17,9 +18,7 @@ def send_for_recheck(
     session: Session, case: Case, annotation: Annotation, actor: str, revision: int, **detail: Any
 ) -> None:
     """Return an annotation to ``in_progress`` for re-check against draft revision ``revision``."""
-    annotation.state = AnnotationState.IN_PROGRESS.value
-    annotation.needs_recheck = True
-    annotation.updated_at = utcnow()
+    reopen_work(annotation, recheck=True)
     record(
         session,
         actor,

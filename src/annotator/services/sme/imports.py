@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import AnnotatorError
+from annotator.services.rating import reopen_work
 from annotator.services.sme.review import benchmark_of
 from annotator.services.users import require_role
 from annotator.sme.items import ItemProblem, ReviewItem, read_items
@@ -184,9 +185,7 @@ def _change(
             benchmark=benchmark.code,
         )
     for verdict in verdicts:
-        verdict.state = "in_progress"  # kept fields; counted again once resubmitted
-        verdict.needs_recheck = True
-        verdict.updated_at = utcnow()
+        reopen_work(verdict, recheck=True)  # kept fields; counted again once resubmitted
         record(
             session,
             actor,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from dataclasses import asdict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -69,18 +70,9 @@ def sync_case(session: Session, case: Case) -> bool:
         old.superseded = True
     now = utcnow()
     for item in found:
-        session.add(
-            DetectedItem(
-                case_pk=case.id,
-                key=item.key,
-                family=item.family,
-                kind=item.kind,
-                disagreement=item.disagreement,
-                by_letter=item.by_letter,
-                fingerprint=stamp,
-                detected_at=now,
-            )
-        )
+        # A detection's fields are the row's columns of the same names.
+        row = DetectedItem(**asdict(item), case_pk=case.id, fingerprint=stamp, detected_at=now)
+        session.add(row)
     if review is None:
         session.add(ReviewRecord(case_pk=case.id, fingerprint=stamp, detected_at=now))
     else:

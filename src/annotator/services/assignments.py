@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -82,14 +83,7 @@ def _place(
         )
         session.add(annotation)
         session.flush()
-    record(
-        session,
-        actor,
-        "assigned",
-        case_pk=case.id,
-        annotation_id=annotation.id,
-        after={"annotator": user.name},
-    )
+    _recorded(session, actor, "assigned", annotation, after={"annotator": user.name})
 
 
 def assign(
@@ -179,14 +173,7 @@ def reassign(
                 a.annotator_id for a in all_rows if a.case_pk == case.id and a.withdrawn_at is None
             }
             annotation.withdrawn_at = utcnow()
-            record(
-                session,
-                actor,
-                "withdrawn",
-                case_pk=case.id,
-                annotation_id=annotation.id,
-                before={"annotator": source.name},
-            )
+            _recorded(session, actor, "withdrawn", annotation, before={"annotator": source.name})
             pool = [target] if target is not None else annotators
             candidates = [u for u in pool if u.id not in on_case]
             if not candidates:
@@ -197,3 +184,11 @@ def reassign(
             load[chosen.id] += 1
             report.assigned.append((case.case_id, chosen.name))
     return report
+
+
+def _recorded(
+    session: Session, actor: str, action: str, annotation: Annotation, **change: Any
+) -> None:
+    """The history entry of one assignment change, on the annotation it changes."""
+    record(session, actor, action, case_pk=annotation.case_pk, annotation_id=annotation.id,
+           **change)

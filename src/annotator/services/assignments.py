@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -15,7 +16,9 @@ from annotator.errors import ValidationError
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, User, utcnow
+from annotator.store.schema import Annotation, Case, RatedWork, User, utcnow
+
+W = TypeVar("W", bound=RatedWork)
 
 
 @dataclass
@@ -58,6 +61,18 @@ def top_up(
             taken.add(user.id)
             load[user.id] += 1
     return chosen
+
+
+def raters_so_far(
+    rows: Sequence[W], item_of: Callable[[W], uuid.UUID]
+) -> tuple[Counter[uuid.UUID], dict[uuid.UUID, set[uuid.UUID]]]:
+    """From the rows of rated work there are: each rater's load, and each item's raters (by
+    ``item_of``), as :func:`top_up` takes them."""
+    load = Counter(r.rater_id for r in rows)
+    have: dict[uuid.UUID, set[uuid.UUID]] = {}
+    for r in rows:
+        have.setdefault(item_of(r), set()).add(r.rater_id)
+    return load, have
 
 
 def _place(

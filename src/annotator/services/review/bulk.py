@@ -181,11 +181,4 @@ def load_rows(
             )
         ):
             hashes[revision_id][path] = sha
-    return QueueRows(
-        submitted=submitted,
-        records=records,
-        detected=detected,
-        decided=decided,
-        contents=contents,
-        hashes=hashes,
-    )
+    return QueueRows(submitted, records, detected, decided, contents, hashes)

@@ -19,15 +19,8 @@ def send_for_recheck(
 ) -> None:
     """Return an annotation to ``in_progress`` for re-check against draft revision ``revision``."""
     reopen_work(annotation, recheck=True)
-    record(
-        session,
-        actor,
-        "recheck",
-        case_pk=case.id,
-        annotation_id=annotation.id,
-        after={"revision": revision},
-        **detail,
-    )
+    record(session, actor, "recheck", case_pk=case.id, annotation_id=annotation.id,
+           after={"revision": revision}, **detail)
 
 
 def lock_case(session: Session, case: Case) -> None:
@@ -70,14 +63,8 @@ def revoke_green_light(session: Session, case: Case, actor: str, why: str) -> No
     """Withdraw a green light (any change touching a green-lit case does this)."""
     if case.state != CaseState.GREEN_LIT.value and case.green_lit_at is None:
         return
-    record(
-        session,
-        actor,
-        "green_light_revoked",
-        case_pk=case.id,
-        before={"by": case.green_lit_by},
-        reason=why,
-    )
+    record(session, actor, "green_light_revoked", case_pk=case.id,
+           before={"by": case.green_lit_by}, reason=why)
     case.green_lit_at = None
     case.green_lit_by = None
     if case.state == CaseState.GREEN_LIT.value:

@@ -186,15 +186,9 @@ def _change(
         )
     for verdict in verdicts:
         reopen_work(verdict, recheck=True)  # kept fields; counted again once resubmitted
-        record(
-            session,
-            actor,
-            "sme_recheck",
-            key=benchmark.code,
-            after={"benchmark_version": row.version},
-            task=str(verdict.task_id),
-            verdict=str(verdict.id),
-        )
+        record(session, actor, "sme_recheck", key=benchmark.code,
+               after={"benchmark_version": row.version}, task=str(verdict.task_id),
+               verdict=str(verdict.id))
     return len(verdicts)
 
 
@@ -286,13 +280,7 @@ def import_items(project: Project, actor: str, paths: list[Path]) -> ItemImportR
                     )
                 )
                 report.tasks += 1
-            record(
-                session,
-                actor,
-                "sme_item_imported",
-                key=item.item_id,
-                after={"benchmarks": item.benchmarks},
-                file=Path(file).name,
-            )
+            record(session, actor, "sme_item_imported", key=item.item_id,
+                   after={"benchmarks": item.benchmarks}, file=Path(file).name)
             report.added += 1
     return report

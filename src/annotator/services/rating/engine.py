@@ -146,16 +146,8 @@ class RatingKind(ABC):
 
     # --- the engine ------------------------------------------------------------------------
 
-    def set_fields(
-        self,
-        project: Project,
-        actor: str,
-        ref: Any,
-        edits: list[FieldEdit],
-        *,
-        expected_version: int | None = None,
-        action: str | None = None,
-    ) -> SetResult:
+    def set_fields(self, project: Project, actor: str, ref: Any, edits: list[FieldEdit], *,
+                   expected_version: int | None = None, action: str | None = None) -> SetResult:
         """Apply field edits atomically; refuses a stale ``expected_version``."""
         with project.tx() as session:
             loaded = self.load(session, actor, ref)

@@ -44,13 +44,8 @@ def ensure_letters(session: Session, case: Case, annotators: list[str]) -> dict[
 
 def detected_items(session: Session, case: Case) -> list[DetectedItem]:
     """The current round's detected items of a case."""
-    return list(
-        session.scalars(
-            select(DetectedItem)
-            .where(DetectedItem.case_pk == case.id, DetectedItem.superseded.is_(False))
-            .order_by(DetectedItem.key)
-        )
-    )
+    current = DetectedItem.case_pk == case.id, DetectedItem.superseded.is_(False)
+    return list(session.scalars(select(DetectedItem).where(*current).order_by(DetectedItem.key)))
 
 
 def sync_case(session: Session, case: Case) -> bool:

@@ -133,3 +133,15 @@ def unstorable_text(value: Any) -> str | None:
                 return ("a text holds a lone surrogate (an escape such as \\ud800 without its"
                         " pair), which is not text")
     return None
+
+
+def files_named(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files named, and the files with one of ``suffixes`` in folders named (recursively),
+    in a stable order."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.rglob("*") if p.suffix in suffixes and p.is_file())
+        else:
+            out.append(path)
+    return out

@@ -17,10 +17,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def printable(value: str) -> str:
     """``value`` unchanged, or ValueError when it holds a NUL or another control character."""
-    found = _CONTROL.search(value)
-    if found:
-        raise ValueError(f"contains the control character U+{ord(found.group()):04X}")
-    return value
+    return _refused(_CONTROL, value)
 
 
 # In a name or id a TAB or a line break is as bad as any control character: it breaks the
@@ -30,7 +27,12 @@ _NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def one_line(value: str) -> str:
     """``value`` unchanged, or ValueError when it holds any control character or line break."""
-    found = _NAME_CONTROL.search(value)
+    return _refused(_NAME_CONTROL, value)
+
+
+def _refused(characters: re.Pattern[str], value: str) -> str:
+    """``value`` unchanged, or ValueError naming the first of ``characters`` it holds."""
+    found = characters.search(value)
     if found:
         raise ValueError(f"contains the control character U+{ord(found.group()):04X}")
     return value

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from annotator.errors import AnnotatorError
 
@@ -101,3 +101,23 @@ class SetCommand(QUndoCommand, Generic[V]):
         if self.same(self.value, self.replaced):  # type: ignore[arg-type]
             self.setObsolete(True)  # the burst came back to where it started
         return True
+
+
+def push_field_set(
+    stack: QUndoStack,
+    item: Hashable,
+    key: str,
+    value: Any,
+    save: Callable[[Any, str, Any], Any],
+    report: Callable[[AnnotatorError], None],
+    *,
+    typed: bool = False,
+) -> None:
+    """Push the undoable set of field ``key`` of ``item``: ``save(item, key, value)`` writes
+    it and returns the value it replaced. A burst of typing (``typed``) is one step."""
+
+    def write(value: Any, _text: str) -> Any:
+        return save(item, key, value)
+
+    stack.push(SetCommand(f"{key} = {value}", write, value, report,
+                          merge_key=(item, key) if typed else None))

@@ -16,7 +16,7 @@ import numpy as np
 
 from annotator.imaging import _dicom
 from annotator.imaging._raster import read_raster
-from annotator.imaging.probe import DICOM, ImageDecodeError, sniff_media_type
+from annotator.imaging.probe import DICOM, ImageDecodeError, pixel_frames, sniff_media_type
 from annotator.imaging.window import full_range_window
 
 if TYPE_CHECKING:
@@ -75,12 +75,7 @@ def _decode_dicom(data: bytes, frame: int, name: str, key: str | None,
     except Exception as exc:  # noqa: BLE001 - pydicom raises many types on bad files
         raise ImageDecodeError(name, f"unreadable DICOM: {exc}") from exc
     ds = entry.ds
-    if not _dicom.has_pixel_data(ds):
-        raise ImageDecodeError(name, "DICOM has no pixel data")
-    try:
-        frames = _dicom.frame_count(ds)
-    except ValueError as exc:
-        raise ImageDecodeError(name, str(exc)) from exc
+    frames = pixel_frames(ds, name)
     if not 0 <= frame < frames:
         raise IndexError(f"{name}: frame {frame} out of range (the file has {frames})")
     photometric = str(ds.get("PhotometricInterpretation", "") or "MONOCHROME2").strip()
@@ -96,20 +91,7 @@ def _decode_dicom(data: bytes, frame: int, name: str, key: str | None,
     modality = str(ds.get("Modality", "") or "").strip() or None
     if raw.ndim == 3:
         bits = _color_bits(ds, photometric, raw)
-        window = full_range_window(bits)
-        return DecodedFrame(
-            array=raw,
-            is_color=True,
-            photometric=photometric,
-            window=window,
-            window_source="full_range",
-            data_window=window,
-            frame=frame,
-            frames=frames,
-            invert_default=False,
-            media_type=DICOM,
-            modality=modality,
-        )
+        return _color_frame(raw, photometric, bits, frame, frames, DICOM, modality)
     values = _modality_values(raw, ds, frame)
     data_window = window_from_data(values) if percentiles else range_window(values)
     file_window = _file_window(ds, frame)
@@ -202,6 +184,25 @@ def _color_bits(ds: Dataset, photometric: str, arr: np.ndarray) -> int:
     return int(bits) if bits else int(arr.dtype.itemsize * 8)
 
 
+def _color_frame(array: Any, photometric: str | None, bits: int, frame: int, frames: int,
+                 media_type: str, modality: str | None) -> DecodedFrame:
+    """A colour frame: shown over the full range of its bits, never inverted."""
+    window = full_range_window(bits)
+    return DecodedFrame(
+        array=array,
+        is_color=True,
+        photometric=photometric,
+        window=window,
+        window_source="full_range",
+        data_window=window,
+        frame=frame,
+        frames=frames,
+        invert_default=False,
+        media_type=media_type,
+        modality=modality,
+    )
+
+
 # --- PNG / JPEG --------------------------------------------------------------------------
 
 
@@ -209,20 +210,7 @@ def _decode_raster(data: bytes, media_type: str, name: str,
                    percentiles: bool = True) -> DecodedFrame:
     array = read_raster(data, media_type, name)
     if array.ndim == 3:
-        window = full_range_window(8)
-        return DecodedFrame(
-            array=array,
-            is_color=True,
-            photometric=None,
-            window=window,
-            window_source="full_range",
-            data_window=window,
-            frame=0,
-            frames=1,
-            invert_default=False,
-            media_type=media_type,
-            modality=None,
-        )
+        return _color_frame(array, None, 8, 0, 1, media_type, None)
     values = array.astype(np.float32)
     data_window = window_from_data(values) if percentiles else range_window(values)
     # 8-bit grey is shown as stored; deeper grey (16-bit PNG) gets the data's window.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annotator.imaging import _dicom
 from annotator.imaging.limits import TooLarge, check_dicom_size, check_raster_size
@@ -33,6 +33,17 @@ class ImageDecodeError(Exception):
         super().__init__(f"{name}: {reason}")
         self.name = name
         self.reason = reason
+
+
+def pixel_frames(ds: Any, name: str) -> int:
+    """How many frames a DICOM dataset's pixel data holds; ImageDecodeError when it has none
+    or its frame count is unreadable."""
+    if not _dicom.has_pixel_data(ds):
+        raise ImageDecodeError(name, "DICOM has no pixel data")
+    try:
+        return _dicom.frame_count(ds)
+    except ValueError as exc:
+        raise ImageDecodeError(name, str(exc)) from exc
 
 
 @dataclass(frozen=True)
@@ -131,12 +142,7 @@ def probe_dicom(data: bytes, *, name: str, decode: bool = True) -> tuple[ImageIn
         ds = _dicom.parse(data)
     except Exception as exc:  # noqa: BLE001 - pydicom raises many types on bad files
         raise ImageDecodeError(name, f"unreadable DICOM: {exc}") from exc
-    if not _dicom.has_pixel_data(ds):
-        raise ImageDecodeError(name, "DICOM has no pixel data")
-    try:
-        frames = _dicom.frame_count(ds)
-    except ValueError as exc:
-        raise ImageDecodeError(name, str(exc)) from exc
+    frames = pixel_frames(ds, name)
     rows, columns = ds.get("Rows"), ds.get("Columns")
     if not rows or not columns:
         raise ImageDecodeError(name, "DICOM pixel data has no Rows/Columns")

@@ -69,13 +69,14 @@ def table9_cells(report: dict[str, Any], digits: int = 3) -> list[list[str]]:
     return cells
 
 
-def _fmt(value: Any) -> str:
+def cell_text(value: Any) -> str:
+    """A report's value as a cell shows it: 3 decimals, an interval in brackets, '–' for none."""
     if value is None:
         return "–"
     if isinstance(value, float):
         return f"{value:.3f}"
     if isinstance(value, list):
-        return "[" + ", ".join(_fmt(v) for v in value) + "]"
+        return "[" + ", ".join(cell_text(v) for v in value) + "]"
     return str(value)
 
 
@@ -141,13 +142,13 @@ def html_page(report: dict[str, Any]) -> str:
         )
         body += f"<tr><th>{e(rater)}</th>{cells}</tr>"
     detail = "".join(
-        "<tr>" + "".join(f"<td>{e(_fmt(v))}</td>" for v in row.values()) + "</tr>"
+        "<tr>" + "".join(f"<td>{e(cell_text(v))}</td>" for v in row.values()) + "</tr>"
         for row in csv_rows(report)
     )
     detail_head = "".join(f"<th>{e(k)}</th>" for k in (csv_rows(report) or [{}])[0])
     means = "".join(
         f"<tr><td>{e(m['run'])}</td><td>{e(m['judge'])}</td><td>{e(m['target'])}</td>"
-        f"<td>{m['n']}</td><td>{_fmt(m['judge_mean'])}</td><td>{_fmt(m['human_mean'])}</td></tr>"
+        f"<td>{m['n']}</td><td>{cell_text(m['judge_mean'])}</td><td>{cell_text(m['human_mean'])}</td></tr>"
         for m in report.get("run_means", [])
     )
     diffs = "".join(

@@ -14,10 +14,10 @@ from typing import Any
 from sqlalchemy import func, select
 
 from annotator.domain import labels as L
-from annotator.domain.states import AnnotationState, can_reopen
+from annotator.domain.states import can_reopen
 from annotator.domain.suggestions import accept_edits, figures, suggestions
 from annotator.errors import StateError
-from annotator.services.rating.engine import SetResult
+from annotator.services.rating.engine import SetResult, reopen_work
 from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.kind import CASES, load_annotation, revision_of
 from annotator.store.history import record
@@ -94,7 +94,7 @@ def reopen(project: Project, annotator: str, case_id: str) -> str:
         why = can_reopen(annotation.state, case.state, decisions)
         if why:
             raise StateError(f"{case_id}: {why}")
-        annotation.state = AnnotationState.IN_PROGRESS.value
+        reopen_work(annotation)
         record(session, annotator, "reopened", case_pk=case.id, annotation_id=annotation.id)
         session.flush()
         return refresh_case_state(session, case, annotator)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -14,7 +16,9 @@ from annotator.errors import ValidationError
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, User, utcnow
+from annotator.store.schema import Annotation, Case, RatedWork, User, utcnow
+
+W = TypeVar("W", bound=RatedWork)
 
 
 @dataclass
@@ -59,6 +63,18 @@ def top_up(
     return chosen
 
 
+def raters_so_far(
+    rows: Sequence[W], item_of: Callable[[W], uuid.UUID]
+) -> tuple[Counter[uuid.UUID], dict[uuid.UUID, set[uuid.UUID]]]:
+    """From the rows of rated work there are: each rater's load, and each item's raters (by
+    ``item_of``), as :func:`top_up` takes them."""
+    load = Counter(r.rater_id for r in rows)
+    have: dict[uuid.UUID, set[uuid.UUID]] = {}
+    for r in rows:
+        have.setdefault(item_of(r), set()).add(r.rater_id)
+    return load, have
+
+
 def _place(
     session: Session,
     actor: str,
@@ -82,14 +98,7 @@ def _place(
         )
         session.add(annotation)
         session.flush()
-    record(
-        session,
-        actor,
-        "assigned",
-        case_pk=case.id,
-        annotation_id=annotation.id,
-        after={"annotator": user.name},
-    )
+    _recorded(session, actor, "assigned", annotation, after={"annotator": user.name})
 
 
 def assign(
@@ -179,14 +188,7 @@ def reassign(
                 a.annotator_id for a in all_rows if a.case_pk == case.id and a.withdrawn_at is None
             }
             annotation.withdrawn_at = utcnow()
-            record(
-                session,
-                actor,
-                "withdrawn",
-                case_pk=case.id,
-                annotation_id=annotation.id,
-                before={"annotator": source.name},
-            )
+            _recorded(session, actor, "withdrawn", annotation, before={"annotator": source.name})
             pool = [target] if target is not None else annotators
             candidates = [u for u in pool if u.id not in on_case]
             if not candidates:
@@ -197,3 +199,11 @@ def reassign(
             load[chosen.id] += 1
             report.assigned.append((case.case_id, chosen.name))
     return report
+
+
+def _recorded(
+    session: Session, actor: str, action: str, annotation: Annotation, **change: Any
+) -> None:
+    """The history entry of one assignment change, on the annotation it changes."""
+    record(session, actor, action, case_pk=annotation.case_pk, annotation_id=annotation.id,
+           **change)

@@ -216,14 +216,9 @@ def _apply(
         for annotation in annotations:
             annotation.revision_id = revision.id
         outcome.status = "updated"
-        record(
-            session,
-            actor,
-            "case_updated",
-            case_pk=case.id,
-            before={"hash": current.content_hash},
-            after={"revision": number, "hash": cand.content_hash},
-        )
+        record(session, actor, "case_updated", case_pk=case.id,
+               before={"hash": current.content_hash},
+               after={"revision": number, "hash": cand.content_hash})
         return outcome
     if not new_version:
         outcome.status = "refused"

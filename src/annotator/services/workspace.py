@@ -9,11 +9,12 @@ a folder project and a PostgreSQL team store look the same to the GUI.
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 
 from annotator.domain import queue_order
 from annotator.domain.labels import (
@@ -108,6 +109,17 @@ def next_open(rows: list[CaseRow], after: str) -> str | None:
     return ids[found] if found is not None else None
 
 
+def _assigned(user_id: uuid.UUID) -> Select[Annotation, Case, CaseRevision]:
+    """The annotator's assigned cases (withdrawn ones excluded), each with its annotation and
+    the revision it is made on."""
+    return (
+        select(Annotation, Case, CaseRevision)
+        .join(Case, Annotation.case_pk == Case.id)
+        .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
+        .where(Annotation.annotator_id == user_id, Annotation.withdrawn_at.is_(None))
+    )
+
+
 def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "",
               modality: str = ANY_MODALITY) -> CaseList:
     """The annotator's assigned cases (withdrawn ones excluded), filtered and searched.
@@ -122,12 +134,7 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     words = search.lower().split()
     with project.read() as session:
         user = get_user(session, annotator)
-        pairs = session.execute(
-            select(Annotation, Case, CaseRevision)
-            .join(Case, Annotation.case_pk == Case.id)
-            .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
-            .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
-        ).all()
+        pairs = session.execute(_assigned(user.id)).all()
         everything = [_row(annotation, case, revision) for annotation, case, revision in pairs]
     everything.sort(key=lambda pair: natural_key(pair[0].case_id))
     searched = [row for row, hay in everything if all(w in hay for w in words)
@@ -149,13 +156,7 @@ def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
     """
     with project.read() as session:
         user = get_user(session, annotator)
-        found = session.execute(
-            select(Annotation, Case, CaseRevision)
-            .join(Case, Annotation.case_pk == Case.id)
-            .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
-            .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None),
-                   Case.case_id == case_id)
-        ).first()
+        found = session.execute(_assigned(user.id).where(Case.case_id == case_id)).first()
         if found is None:
             raise NotFound(f"case {case_id} is not assigned to {annotator}")
         return _row(*found)[0]

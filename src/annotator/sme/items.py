@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticError
 
 from annotator.domain.text import error_location
-from annotator.inputfiles import TooDeep, loads_bounded, read_regular
+from annotator.inputfiles import TooDeep, files_named, loads_bounded, read_regular
 
 MAX_BYTES = 50_000_000
 SUFFIXES = (".json", ".jsonl")
@@ -117,13 +117,8 @@ class ReadItems:
 
 
 def expand(paths: list[Path]) -> list[Path]:
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            out += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-        else:
-            out.append(path)
-    return out
+    """Files named, and the item files of folders named (recursively), in a stable order."""
+    return files_named(paths, SUFFIXES)
 
 
 class _BadJson(ValueError):

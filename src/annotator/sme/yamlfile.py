@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from annotator.inputfiles import MAX_JSON_DEPTH, TooDeep, read_regular
+from annotator.inputfiles import MAX_JSON_DEPTH, TooDeep, files_named, read_regular
 
 MAX_BYTES = 2_000_000
 MAX_NODES = 100_000  # counted with aliases expanded: refuses "billion laughs" files
@@ -52,13 +52,7 @@ class YamlProblem(ValueError):
 
 def expand(paths: list[Path]) -> list[Path]:
     """Files named, and the YAML files of folders named (recursively), in a stable order."""
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            out += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-        else:
-            out.append(path)
-    return out
+    return files_named(paths, SUFFIXES)
 
 
 def _expanded_size(node: yaml.Node, limit: int) -> tuple[int, int]:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import Session
 
+from annotator.domain.json_tree import map_leaves
 from annotator.store.schema import ChainHead, HistoryEntry, utcnow
 
 GENESIS = "0" * 64  # the "previous hash" of the first row
@@ -48,13 +49,7 @@ def _as_stored(value: Any) -> Any:
     """A JSON value as any back end reads it back: through ``json`` once (tuples become
     lists), and a whole float as an int, since SQLite's NUMERIC affinity stores the JSON text
     ``676.0`` as the integer 676."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_as_stored(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _as_stored(v) for k, v in value.items()}
-    return value
+    return map_leaves(value, lambda v: int(v) if isinstance(v, float) and v.is_integer() else v)
 
 
 def canonical(row: HistoryContent) -> bytes:

@@ -24,16 +24,8 @@ def record(
     **detail: Any,
 ) -> HistoryEntry:
     """Append one entry inside the caller's transaction (so it commits with the change)."""
-    entry = HistoryEntry(
-        actor=actor,
-        action=action,
-        case_pk=case_pk,
-        annotation_id=annotation_id,
-        key=key,
-        before=before,
-        after=after,
-        detail=detail,
-    )
+    entry = HistoryEntry(actor=actor, action=action, case_pk=case_pk, annotation_id=annotation_id,
+                         key=key, before=before, after=after, detail=detail)
     session.add(entry)
     return entry
 

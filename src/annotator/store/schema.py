@@ -103,7 +103,15 @@ class Case(Base):
     __mapper_args__ = {"version_id_col": version}
 
 
-class CaseRevision(Base):
+class _Imported:
+    """Rows read from a file: which file, when and by whom (their provenance)."""
+
+    source_file: Mapped[str] = mapped_column(Text, default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    imported_by: Mapped[str] = mapped_column(String(200), default="")
+
+
+class CaseRevision(_Imported, Base):
     """One imported version of a case's draft, identified by its content hash."""
 
     __tablename__ = "case_revisions"
@@ -116,9 +124,6 @@ class CaseRevision(Base):
     original_values: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     problems: Mapped[list[Any]] = mapped_column(JSON, default=list)
     warnings: Mapped[list[Any]] = mapped_column(JSON, default=list)
-    source_file: Mapped[str] = mapped_column(Text, default="")
-    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    imported_by: Mapped[str] = mapped_column(String(200), default="")
 
 
 class ImageBlob(Base):
@@ -261,7 +266,7 @@ class DetectedItem(Base):
     superseded: Mapped[bool] = mapped_column(default=False)
 
 
-class JudgedRun(Base):
+class JudgedRun(_Imported, Base):
     """A scoring-core run imported for human reference scoring (one benchmark_full.json).
 
     ``run_hash`` is the SHA-256 of the file, so importing the same run again changes nothing.
@@ -275,9 +280,6 @@ class JudgedRun(Base):
     modes: Mapped[list[Any]] = mapped_column(JSON, default=list)
     code_version: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     missing: Mapped[list[Any]] = mapped_column(JSON, default=list)
-    source_file: Mapped[str] = mapped_column(Text, default="")
-    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    imported_by: Mapped[str] = mapped_column(String(200), default="")
 
 
 class JudgeItem(Base):
@@ -307,7 +309,7 @@ class JudgeModeScore(Base):
 SME_VERDICT_STATES = ("assigned", "in_progress", "submitted")
 
 
-class SmeBenchmark(Base):
+class SmeBenchmark(_Imported, Base):
     """One benchmark specification (seed 001), its current content and version.
 
     A changed re-import bumps ``version``; each version is also in the history.
@@ -321,12 +323,9 @@ class SmeBenchmark(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     content: Mapped[dict[str, Any]] = mapped_column(JSON)
     content_hash: Mapped[str] = mapped_column(String(64))
-    source_file: Mapped[str] = mapped_column(Text, default="")
-    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    imported_by: Mapped[str] = mapped_column(String(200), default="")
 
 
-class SmeItem(Base):
+class SmeItem(_Imported, Base):
     """One system output to review: the test case, its ground truth and the output."""
 
     __tablename__ = "sme_items"
@@ -340,9 +339,6 @@ class SmeItem(Base):
     system: Mapped[str] = mapped_column(String(200), default="")  # never shown to an SME
     run: Mapped[int | None] = mapped_column(Integer, nullable=True)  # K runs of one output
     content_hash: Mapped[str] = mapped_column(String(64))
-    source_file: Mapped[str] = mapped_column(Text, default="")
-    imported_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    imported_by: Mapped[str] = mapped_column(String(200), default="")
 
 
 class SmeTask(Base):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from annotator.domain.json_tree import map_leaves
 from annotator.imaging.probe import DICOM, JPEG, PNG
 from annotator.sync.formats import BundleImage, RevisionRecord
 
@@ -41,13 +42,7 @@ def neutralise(revision: RevisionRecord, images: list[BundleImage]
         return value
 
     def walk(value: Any) -> Any:
-        if isinstance(value, str):
-            return text(value)
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        return value
+        return map_leaves(value, lambda v: text(v) if isinstance(v, str) else v)
 
     clean = revision.model_copy(update={
         "content": walk(revision.content),

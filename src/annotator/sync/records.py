@@ -8,7 +8,9 @@ name other people and stay home.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -29,47 +31,24 @@ def own_history(session: Session, annotation: Annotation, annotator: str) -> lis
 
 def annotation_record(session: Session, annotation: Annotation, annotator: str) -> AnnotationRecord:
     """The record of one annotation with the annotator's own history."""
-    return AnnotationRecord(
-        id=annotation.id,
-        state=annotation.state,  # type: ignore[arg-type]  # CHECK-constrained in the store
-        labels=dict(annotation.labels),
-        submitted_labels=(
-            dict(annotation.submitted_labels) if annotation.submitted_labels is not None else None
-        ),
-        submitted_at=annotation.submitted_at,
-        needs_recheck=annotation.needs_recheck,
-        created_at=annotation.created_at,
-        updated_at=annotation.updated_at,
-        history=[
-            HistoryItem(
-                id=entry.id,
-                at=entry.at,
-                actor=entry.actor,
-                action=entry.action,
-                key=entry.key,
-                before=entry.before,
-                after=entry.after,
-                detail=dict(entry.detail or {}),
-            )
-            for entry in own_history(session, annotation, annotator)
-        ],
+    history = [
+        HistoryItem.model_validate({**_named(entry, HistoryItem), "detail": entry.detail or {}})
+        for entry in own_history(session, annotation, annotator)
+    ]
+    return AnnotationRecord.model_validate(
+        {**_named(annotation, AnnotationRecord, "history"), "history": history}
     )
+
+
+def _named(row: Any, model: type[BaseModel], *skip: str) -> dict[str, Any]:
+    """A store row's attributes that ``model`` names as its fields (validated by the model:
+    copies, never the row's own dicts)."""
+    return {name: getattr(row, name) for name in model.model_fields if name not in skip}
 
 
 def history_row(item: HistoryItem, case_pk: uuid.UUID, annotation_id: uuid.UUID) -> HistoryEntry:
     """A history row for ``item`` keeping its id, time and actor (appended, never merged)."""
-    return HistoryEntry(
-        id=item.id,
-        at=item.at,
-        actor=item.actor,
-        action=item.action,
-        case_pk=case_pk,
-        annotation_id=annotation_id,
-        key=item.key,
-        before=item.before,
-        after=item.after,
-        detail=dict(item.detail),
-    )
+    return HistoryEntry(**item.model_dump(), case_pk=case_pk, annotation_id=annotation_id)
 
 
 def foreign_actors(record: AnnotationRecord, annotator: str) -> set[str]:

@@ -14,21 +14,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.judging.report import INTERVAL_NOTE, table9_cells
+from annotator.judging.report import INTERVAL_NOTE, cell_text, table9_cells
 from annotator.judging.runfile import ALL_TARGETS
 
 FIELDS = ("n", "n_cases", "binary", "ci", "exact", "within_one", "qwk", "label_agreement",
           "label_kappa")
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    if isinstance(value, list):
-        return f"[{_fmt(value[0])}, {_fmt(value[1])}]"
-    return str(value)
 
 
 class AgreementTab(QWidget):
@@ -87,10 +77,10 @@ class AgreementTab(QWidget):
             return
         self.pair_title.setText(
             f"<b>{pair['a']} vs {pair['b']}</b>: {pair['n_items']} output(s) both scored, "
-            f"macro binary {_fmt(pair['macro_binary'])} over {pair.get('macro_n', 0)} case(s)"
+            f"macro binary {cell_text(pair['macro_binary'])} over {pair.get('macro_n', 0)} case(s)"
         )
         for r, target in enumerate(ALL_TARGETS):
             figures = pair["targets"][target]
             for c, name in enumerate(FIELDS):
-                self.detail.setItem(r, c, QTableWidgetItem(_fmt(figures.get(name))))
+                self.detail.setItem(r, c, QTableWidgetItem(cell_text(figures.get(name))))
         self.detail.resizeColumnsToContents()

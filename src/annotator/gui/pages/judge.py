@@ -41,7 +41,7 @@ from annotator.gui.judge.case_text import case_html, judges_html
 from annotator.gui.judge.form import ScoringForm
 from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
 from annotator.gui.preferences import next_after_submit
-from annotator.gui.undo import SetCommand
+from annotator.gui.undo import push_field_set
 from annotator.services import kinds
 from annotator.services.judging import review as judge_review
 from annotator.services.judging import scoring as judge_scoring
@@ -214,12 +214,7 @@ class Page(QWidget):
             return
         if self.view.scores.get(key) == value:
             return
-        item = self.item
-
-        def write(value: Any, _text: str) -> Any:
-            return self.save(item, key, value)
-
-        self.undo.push(SetCommand(f"{key} = {value}", write, value, self.refused))
+        push_field_set(self.undo, self.item, key, value, self.save, self.refused)
 
     def save(self, item: uuid.UUID, key: str, value: Any) -> Any:
         """Save one score now and show it; returns the value the store replaced."""

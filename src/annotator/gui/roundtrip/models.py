@@ -7,15 +7,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from annotator.gui import theme
+from annotator.gui.rows_model import DISPLAY, Index, RowsModel
 from annotator.services.sync.status import RoundTripRow
 from annotator.sync.formats import SyncFileError
 from annotator.sync.import_report import PackageImportReport
-
-Index = QModelIndex | QPersistentModelIndex
-DISPLAY = Qt.ItemDataRole.DisplayRole
 
 STATUS_COLOURS = {  # the theme's colour role of each import status
     "added": "added",
@@ -30,29 +28,14 @@ def _when(value: datetime | None) -> str:
     return f"{value:%Y-%m-%d %H:%M}" if value else "-"
 
 
-class RoundTripModel(QAbstractTableModel):
+class RoundTripModel(RowsModel):
     """One row per annotator: cases assigned, bundled, returned, and the latest dates."""
 
     HEADERS = ("Annotator", "Assigned", "Bundled", "Returned", "Packages", "Last bundle",
                "Last package", "Last import")
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.rows: list[RoundTripRow] = []
-
-    def set_rows(self, rows: list[RoundTripRow]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
     def row_of(self, annotator: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.annotator == annotator), -1)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's name
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's name
-        return 0 if parent.isValid() else len(self.HEADERS)
 
     def cell(self, row: RoundTripRow, column: int) -> str | int:
         values: tuple[str | int, ...] = (
@@ -61,9 +44,9 @@ class RoundTripModel(QAbstractTableModel):
         return values[column]
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self.rows[index.row()]
         if role == DISPLAY:
             return self.cell(row, index.column())
         if role == Qt.ItemDataRole.TextAlignmentRole and 1 <= index.column() <= 4:
@@ -75,13 +58,6 @@ class RoundTripModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return (f"{row.annotator}: {row.assigned} case(s) assigned now, {row.bundled} sent "
                     f"in a bundle, {row.returned} came back in a package")
-        return None
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
-                   role: int = DISPLAY) -> Any:
-        if (role == DISPLAY and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self.HEADERS)):
-            return self.HEADERS[section]
         return None
 
 
@@ -110,39 +86,20 @@ def report_rows(results: list[PackageImportReport | SyncFileError]) -> list[Repo
     return rows
 
 
-class ImportReportModel(QAbstractTableModel):
+class ImportReportModel(RowsModel):
     """What the last import did: one row per case of each package."""
 
     HEADERS = ("Package", "Case", "Result", "Why")
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.rows: list[ReportRow] = []
-
     def set_results(self, results: list[PackageImportReport | SyncFileError]) -> None:
-        self.beginResetModel()
-        self.rows = report_rows(results)
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's name
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's name
-        return 0 if parent.isValid() else len(self.HEADERS)
+        self.set_rows(report_rows(results))
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self.rows[index.row()]
         if role in (DISPLAY, Qt.ItemDataRole.ToolTipRole):
             return (row.package, row.case_id, row.status, row.reason)[index.column()]
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == 2:
             return theme.qcolour(STATUS_COLOURS.get(row.status, "text"))
-        return None
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
-                   role: int = DISPLAY) -> Any:
-        if (role == DISPLAY and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self.HEADERS)):
-            return self.HEADERS[section]
         return None

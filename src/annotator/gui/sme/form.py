@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QButtonGroup,
@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.gui import theme
+from annotator.gui.text_fields import TypingPause, set_widget_text, widget_text
 from annotator.services.sme.review import BenchmarkCard
 from annotator.sme.verdict import fields_that_apply, required_fields
 
-PAUSE_MS = 700
 CHOICE_STYLE = "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold; }"
 PICK = "— choose —"
 
@@ -112,14 +112,11 @@ class VerdictForm(QWidget):
             button.clicked.connect(lambda _=False, v=value: self.chosen.emit("outcome", v))
         self.texts = {"rationale": self.rationale, "failure_reason": self.failure}
         self.pending: set[str] = set()
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(PAUSE_MS)
-        self.timer.timeout.connect(self.flush)
+        self.pause = TypingPause(self, self.flush, lambda: bool(self.pending))
         self.rationale.textChanged.connect(lambda: self._typing("rationale"))
         self.failure.textEdited.connect(lambda _t: self._typing("failure_reason"))
         for widget in self.texts.values():
-            widget.installEventFilter(self)
+            self.pause.watch(widget)
 
     def _row(self, buttons: dict[str, QPushButton]) -> QWidget:
         box = QWidget(self)
@@ -144,7 +141,7 @@ class VerdictForm(QWidget):
 
     def load(self, card: BenchmarkCard, fields: dict[str, Any], editable: bool) -> None:
         """Show a task's benchmark choices and the SME's fields (never emits)."""
-        self.timer.stop()
+        self.pause.stop()
         self.pending.clear()
         self.card = card
         for combo, choices in ((self.clause, card.exclusion_choices),
@@ -200,7 +197,7 @@ class VerdictForm(QWidget):
         self.free_touched = False
         for key, widget in self.texts.items():
             if key not in self.pending:
-                _set_text(widget, str(fields.get(key) or ""))
+                set_widget_text(widget, str(fields.get(key) or ""))
         self._visibility()
 
     def _visibility(self) -> None:
@@ -245,33 +242,11 @@ class VerdictForm(QWidget):
         if self.texts[key].signalsBlocked():
             return
         self.pending.add(key)
-        self.timer.start()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.FocusOut and self.pending:
-            self.flush()
-        return False
+        self.pause.typed()
 
     def flush(self) -> None:
         """Emit the typed text of every field typed in since the last save."""
-        self.timer.stop()
+        self.pause.stop()
         for key in sorted(self.pending):
             self.pending.discard(key)
-            self.typed.emit(key, _text(self.texts[key]))
-
-
-def _text(widget: QLineEdit | QPlainTextEdit) -> str:
-    return widget.toPlainText() if isinstance(widget, QPlainTextEdit) else widget.text()
-
-
-def _set_text(widget: QLineEdit | QPlainTextEdit, text: str) -> None:
-    if _text(widget) == text:
-        return
-    blocked = widget.blockSignals(True)
-    try:
-        if isinstance(widget, QPlainTextEdit):
-            widget.setPlainText(text)
-        else:
-            widget.setText(text)
-    finally:
-        widget.blockSignals(blocked)
+            self.typed.emit(key, widget_text(self.texts[key]))

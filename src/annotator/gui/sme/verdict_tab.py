@@ -37,7 +37,7 @@ from annotator.gui.pages import MessagePage
 from annotator.gui.preferences import next_after_submit
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
-from annotator.gui.undo import SetCommand
+from annotator.gui.undo import push_field_set
 from annotator.services import kinds
 from annotator.services.sme import review as sme_review
 
@@ -273,15 +273,7 @@ class VerdictTab(QWidget):
             return
         if self.view.fields.get(key) == value:
             return
-        task = self.task
-
-        def write(value: Any, _text: str) -> Any:
-            return self.save(task, key, value)
-
-        self.undo.push(SetCommand(
-            f"{key} = {value}", write, value, self.refused,
-            merge_key=(task, key) if typed else None,  # a burst of typing: one step
-        ))
+        push_field_set(self.undo, self.task, key, value, self.save, self.refused, typed=typed)
 
     def save(self, task: uuid.UUID, key: str, value: Any) -> Any:
         """Save one field now and show it; returns the value the store replaced."""

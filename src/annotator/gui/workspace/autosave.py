@@ -11,39 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit
 
 from annotator.domain.labels import LabelEdit
+from annotator.gui.text_fields import TextWidget, TypingPause, set_widget_text, widget_text
 from annotator.gui.workspace.session import CaseSession
-
-PAUSE_MS = 700
-TextWidget = QLineEdit | QPlainTextEdit | QComboBox
-
-
-def widget_text(widget: TextWidget) -> str:
-    if isinstance(widget, QPlainTextEdit):
-        return widget.toPlainText()
-    if isinstance(widget, QComboBox):
-        return widget.currentText()
-    return widget.text()
-
-
-def set_widget_text(widget: TextWidget, text: str) -> None:
-    """Show ``text`` without emitting change signals (so showing never saves)."""
-    if widget_text(widget) == text:
-        return
-    blocked = widget.blockSignals(True)
-    try:
-        if isinstance(widget, QPlainTextEdit):
-            widget.setPlainText(text)
-        elif isinstance(widget, QComboBox):
-            widget.setEditText(text)
-        else:
-            widget.setText(text)
-            widget.setCursorPosition(0)
-    finally:
-        widget.blockSignals(blocked)
 
 
 class TextBinding(QObject):
@@ -65,10 +38,7 @@ class TextBinding(QObject):
         self.build = build
         self.current = current  # the value to show (the fix, else the draft's value)
         self.label = label  # for undo texts: "comment", "caption of Figure 2"
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(PAUSE_MS)
-        self.timer.timeout.connect(self.flush)
+        self.pause = TypingPause(self, self.flush, lambda: self.pending)
         self.pending = False
         # (key, stored value) right after this field saved: while the store still holds
         # that, the field keeps what was typed (trailing spaces, cursor) untouched.
@@ -82,7 +52,7 @@ class TextBinding(QObject):
         else:
             widget.textEdited.connect(self._typed)
             widget.editingFinished.connect(self.flush)
-        widget.installEventFilter(self)
+        self.pause.watch(widget)
         session.add_flusher(self.flush)
         # Per-case widgets (steps) are rebuilt; a destroyed field must not be flushed.
         widget.destroyed.connect(lambda *_: session.remove_flusher(self.flush))
@@ -94,16 +64,11 @@ class TextBinding(QObject):
 
     def _typed(self, *_args: object) -> None:
         self.pending = True
-        self.timer.start()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.FocusOut and self.pending:
-            self.flush()
-        return False
+        self.pause.typed()
 
     def flush(self) -> None:
         """Save the pending text now (no-op when nothing was typed)."""
-        self.timer.stop()
+        self.pause.stop()
         if not self.pending:
             return
         self.pending = False

@@ -9,13 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,27 +27,20 @@ from PySide6.QtWidgets import (
 from annotator.domain.states import AnnotationState
 from annotator.errors import NotFound
 from annotator.gui import theme
+from annotator.gui.rows_model import Index, RowsModel
 from annotator.services import workspace
 from annotator.services.workspace import FILTERS, CaseRow
 from annotator.store.project import Project
 
-Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Case", "Progress")
 STATES = ("assigned", "in_progress", "submitted")  # each has its colour in the theme
 SUBMITTED = AnnotationState.SUBMITTED.value
 
 
-class CaseListModel(QAbstractTableModel):
+class CaseListModel(RowsModel):
     """Rows of the annotator's cases: id and title, state, progress."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[CaseRow] = []
-
-    def set_rows(self, rows: list[CaseRow]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
+    HEADERS = COLUMNS
 
     def replace_row(self, row: CaseRow) -> CaseRow | None:
         """Put ``row`` in place of the row with its case id; the old row (None if absent)."""
@@ -67,27 +54,10 @@ class CaseListModel(QAbstractTableModel):
     def row_of(self, case_id: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.case_id == case_id), -1)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(  # noqa: N802 - Qt's name
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:

@@ -8,7 +8,6 @@ name until the physician has submitted: it names the output by position only.
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +18,7 @@ from annotator.domain.states import Role
 from annotator.errors import NotFound
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
-from annotator.services.assignments import reviewers_or_refuse, top_up
+from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -82,10 +81,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         require_role(session, actor, Role.CURATOR, "assigning judged outputs")
         people = reviewers_or_refuse(session, "judged outputs")
         rows = list(session.scalars(select(PhysicianScore)))
-        load = Counter(r.scorer_id for r in rows)
-        have: dict[uuid.UUID, set[uuid.UUID]] = {}
-        for r in rows:
-            have.setdefault(r.item_id, set()).add(r.scorer_id)
+        load, have = raters_so_far(rows, lambda r: r.item_id)
         added = 0
         for item in session.scalars(select(JudgeItem).order_by(JudgeItem.position)):
             for user in top_up(people, per_item, have.setdefault(item.id, set()), load):

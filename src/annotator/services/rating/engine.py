@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, select
@@ -29,6 +30,7 @@ from annotator.store.schema import Decision, HistoryEntry, RatedWork, utcnow
 FieldEdit = LabelEdit
 
 SUBMITTED = "submitted"
+IN_PROGRESS = "in_progress"
 
 
 @dataclass(frozen=True)
@@ -144,16 +146,8 @@ class RatingKind(ABC):
 
     # --- the engine ------------------------------------------------------------------------
 
-    def set_fields(
-        self,
-        project: Project,
-        actor: str,
-        ref: Any,
-        edits: list[FieldEdit],
-        *,
-        expected_version: int | None = None,
-        action: str | None = None,
-    ) -> SetResult:
+    def set_fields(self, project: Project, actor: str, ref: Any, edits: list[FieldEdit], *,
+                   expected_version: int | None = None, action: str | None = None) -> SetResult:
         """Apply field edits atomically; refuses a stale ``expected_version``."""
         with project.tx() as session:
             loaded = self.load(session, actor, ref)
@@ -195,7 +189,7 @@ class RatingKind(ABC):
         work.values = new
         work.updated_at = utcnow()
         if work.state == "assigned":
-            work.state = "in_progress"
+            work.state = IN_PROGRESS
         session.flush()
         return SetResult(work.version, changed, inverse, work.state, before)
 
@@ -318,6 +312,41 @@ class RatingKind(ABC):
             record(session, actor, self.adjudicate_action, key=key,
                    before=old[-1].value if old else None, after=value, reason=reason,
                    **self.decision_history(item))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A row's values and submission as another copy of the project recorded them (the
+    annotator's package, the curator's bundle); the history that made them travels with them."""
+
+    values: dict[str, Any]
+    state: str
+    submitted: dict[str, Any] | None = None
+    submitted_at: datetime | None = None
+    needs_recheck: bool = False
+    updated_at: datetime | None = None  # None: now
+
+
+def apply_recorded(work: RatedWork, recorded: Recorded) -> None:
+    """Take the row's values and submission as recorded elsewhere, whole. No history entry is
+    written: the entries that made them are appended by the caller, which has checked the
+    revision they were made on (a package on an older one is not applied but sent back)."""
+    work.values = dict(recorded.values)
+    work.state = recorded.state
+    work.submitted = recorded.submitted
+    work.submitted_at = recorded.submitted_at
+    work.needs_recheck = recorded.needs_recheck
+    work.updated_at = recorded.updated_at or utcnow()
+
+
+def reopen_work(work: RatedWork, *, recheck: bool = False) -> None:
+    """Return a row to ``in_progress`` with its values kept (counted again once resubmitted);
+    ``recheck`` flags it to be checked again against what changed under it. The caller
+    records why."""
+    work.state = IN_PROGRESS
+    if recheck:
+        work.needs_recheck = True
+    work.updated_at = utcnow()
 
 
 def _named(entry: HistoryEntry, name: str) -> Any:

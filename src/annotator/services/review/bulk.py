@@ -17,13 +17,14 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from dataclasses import fields as fields_of
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from annotator.review.conflicts import fingerprint
+from annotator.review.conflicts import Detection, fingerprint
 from annotator.services.review.base import REVIEW_STATES
 from annotator.services.review.detect import sync_case
 from annotator.store.schema import (
@@ -36,16 +37,9 @@ from annotator.store.schema import (
     ReviewRecord,
 )
 
-
-@dataclass(frozen=True)
-class Detected:
-    """The fields of a :class:`DetectedItem` the queue shows (plain rows load ~5x faster)."""
-
-    key: str
-    family: str
-    kind: str
-    disagreement: str | None
-    by_letter: dict[str, Any]
+# The fields of a :class:`DetectedItem` the queue shows are a detection's (plain rows load
+# ~5x faster than the mapped ones).
+Detected = Detection
 
 
 @dataclass(frozen=True)
@@ -134,19 +128,12 @@ def load_rows(
     if sync_stale(session, cases, submitted, records):
         records = records_by_case(session, scope)  # new cases got their first record
     detected: dict[uuid.UUID, list[Detected]] = defaultdict(list)
-    for case_pk, *fields in session.execute(
-        select(
-            DetectedItem.case_pk,
-            DetectedItem.key,
-            DetectedItem.family,
-            DetectedItem.kind,
-            DetectedItem.disagreement,
-            DetectedItem.by_letter,
-        )
+    for case_pk, *found in session.execute(
+        select(DetectedItem.case_pk, *(getattr(DetectedItem, f.name) for f in fields_of(Detection)))
         .where(DetectedItem.case_pk.in_(scope), DetectedItem.superseded.is_(False))
         .order_by(DetectedItem.key)
     ):
-        detected[case_pk].append(Detected(*fields))
+        detected[case_pk].append(Detected(*found))
     decided: dict[uuid.UUID, dict[str, Decided]] = defaultdict(dict)
     for case_pk, *fields in session.execute(
         select(
@@ -181,11 +168,4 @@ def load_rows(
             )
         ):
             hashes[revision_id][path] = sha
-    return QueueRows(
-        submitted=submitted,
-        records=records,
-        detected=detected,
-        decided=decided,
-        contents=contents,
-        hashes=hashes,
-    )
+    return QueueRows(submitted, records, detected, decided, contents, hashes)

@@ -6,7 +6,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import AnnotationState, CaseState, case_state_after_submissions
+from annotator.domain.states import CaseState, case_state_after_submissions
+from annotator.services.rating import reopen_work
 from annotator.services.review.base import active_annotations
 from annotator.services.review.detect import on_enter_review
 from annotator.store.history import record
@@ -17,18 +18,9 @@ def send_for_recheck(
     session: Session, case: Case, annotation: Annotation, actor: str, revision: int, **detail: Any
 ) -> None:
     """Return an annotation to ``in_progress`` for re-check against draft revision ``revision``."""
-    annotation.state = AnnotationState.IN_PROGRESS.value
-    annotation.needs_recheck = True
-    annotation.updated_at = utcnow()
-    record(
-        session,
-        actor,
-        "recheck",
-        case_pk=case.id,
-        annotation_id=annotation.id,
-        after={"revision": revision},
-        **detail,
-    )
+    reopen_work(annotation, recheck=True)
+    record(session, actor, "recheck", case_pk=case.id, annotation_id=annotation.id,
+           after={"revision": revision}, **detail)
 
 
 def lock_case(session: Session, case: Case) -> None:
@@ -71,14 +63,8 @@ def revoke_green_light(session: Session, case: Case, actor: str, why: str) -> No
     """Withdraw a green light (any change touching a green-lit case does this)."""
     if case.state != CaseState.GREEN_LIT.value and case.green_lit_at is None:
         return
-    record(
-        session,
-        actor,
-        "green_light_revoked",
-        case_pk=case.id,
-        before={"by": case.green_lit_by},
-        reason=why,
-    )
+    record(session, actor, "green_light_revoked", case_pk=case.id,
+           before={"by": case.green_lit_by}, reason=why)
     case.green_lit_at = None
     case.green_lit_by = None
     if case.state == CaseState.GREEN_LIT.value:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from dataclasses import asdict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -43,13 +44,8 @@ def ensure_letters(session: Session, case: Case, annotators: list[str]) -> dict[
 
 def detected_items(session: Session, case: Case) -> list[DetectedItem]:
     """The current round's detected items of a case."""
-    return list(
-        session.scalars(
-            select(DetectedItem)
-            .where(DetectedItem.case_pk == case.id, DetectedItem.superseded.is_(False))
-            .order_by(DetectedItem.key)
-        )
-    )
+    current = DetectedItem.case_pk == case.id, DetectedItem.superseded.is_(False)
+    return list(session.scalars(select(DetectedItem).where(*current).order_by(DetectedItem.key)))
 
 
 def sync_case(session: Session, case: Case) -> bool:
@@ -69,18 +65,9 @@ def sync_case(session: Session, case: Case) -> bool:
         old.superseded = True
     now = utcnow()
     for item in found:
-        session.add(
-            DetectedItem(
-                case_pk=case.id,
-                key=item.key,
-                family=item.family,
-                kind=item.kind,
-                disagreement=item.disagreement,
-                by_letter=item.by_letter,
-                fingerprint=stamp,
-                detected_at=now,
-            )
-        )
+        # A detection's fields are the row's columns of the same names.
+        row = DetectedItem(**asdict(item), case_pk=case.id, fingerprint=stamp, detected_at=now)
+        session.add(row)
     if review is None:
         session.add(ReviewRecord(case_pk=case.id, fingerprint=stamp, detected_at=now))
     else:

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import AnnotatorError
+from annotator.services.rating import reopen_work
 from annotator.services.sme.review import benchmark_of
 from annotator.services.users import require_role
 from annotator.sme.items import ItemProblem, ReviewItem, read_items
@@ -184,18 +185,10 @@ def _change(
             benchmark=benchmark.code,
         )
     for verdict in verdicts:
-        verdict.state = "in_progress"  # kept fields; counted again once resubmitted
-        verdict.needs_recheck = True
-        verdict.updated_at = utcnow()
-        record(
-            session,
-            actor,
-            "sme_recheck",
-            key=benchmark.code,
-            after={"benchmark_version": row.version},
-            task=str(verdict.task_id),
-            verdict=str(verdict.id),
-        )
+        reopen_work(verdict, recheck=True)  # kept fields; counted again once resubmitted
+        record(session, actor, "sme_recheck", key=benchmark.code,
+               after={"benchmark_version": row.version}, task=str(verdict.task_id),
+               verdict=str(verdict.id))
     return len(verdicts)
 
 
@@ -287,13 +280,7 @@ def import_items(project: Project, actor: str, paths: list[Path]) -> ItemImportR
                     )
                 )
                 report.tasks += 1
-            record(
-                session,
-                actor,
-                "sme_item_imported",
-                key=item.item_id,
-                after={"benchmarks": item.benchmarks},
-                file=Path(file).name,
-            )
+            record(session, actor, "sme_item_imported", key=item.item_id,
+                   after={"benchmarks": item.benchmarks}, file=Path(file).name)
             report.added += 1
     return report

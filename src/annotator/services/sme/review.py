@@ -9,7 +9,6 @@ system's name.
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
 from annotator.errors import NotFound, ValidationError
-from annotator.services.assignments import reviewers_or_refuse, top_up
+from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
@@ -182,10 +181,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         require_role(session, actor, Role.CURATOR, "assigning SME review items")
         people = reviewers_or_refuse(session, "SME review items")
         rows = list(session.scalars(select(SmeVerdict)))
-        load = Counter(r.reviewer_id for r in rows)
-        have: dict[uuid.UUID, set[uuid.UUID]] = {}
-        for r in rows:
-            have.setdefault(r.task_id, set()).add(r.reviewer_id)
+        load, have = raters_so_far(rows, lambda r: r.task_id)
         tasks = session.execute(
             select(SmeTask, SmeBenchmark.version, SmeBenchmark.code)
             .join(SmeItem, SmeItem.id == SmeTask.item_pk)

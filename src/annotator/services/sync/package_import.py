@@ -25,6 +25,7 @@ from annotator.errors import AnnotatorError, NotFound
 from annotator.services.review.base import active_annotation
 from annotator.services.review.caseflow import refresh_case_state, send_for_recheck
 from annotator.services.sync.package import read_package
+from annotator.services.sync.recorded import take_recorded
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -41,9 +42,11 @@ from annotator.store.settings import PROJECT_ID, get_setting
 from annotator.sync.formats import HistoryItem, PackageCase, PackageManifest, SyncFileError
 from annotator.sync.import_report import STATUSES, CaseResult, PackageImportReport
 from annotator.sync.offline import offline_info
-from annotator.sync.records import history_row
 from annotator.sync.signing import bundle_key, verify
 from annotator.tasks import TaskState
+
+# What the package's row keeps of its manifest, under the same names.
+_KEPT = {"source_id", "sequence", "bundle_id", "created_at", "checksum"}
 
 
 class _CaseRefused(AnnotatorError):
@@ -85,20 +88,10 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
             except _CaseRefused as exc:
                 result = CaseResult(pcase.case_id, "refused", str(exc))
             report.cases.append(result)
-        session.add(
-            SyncPackage(
-                id=manifest.package_id,
-                source_id=manifest.source_id,
-                sequence=manifest.sequence,
-                bundle_id=manifest.bundle_id,
-                annotator_id=user.id,
-                created_at=manifest.created_at,
-                imported_at=utcnow(),
-                imported_by=actor,
-                checksum=manifest.checksum,
-                outcome={s: [c.case_id for c in report.cases if c.status == s] for s in STATUSES},
-            )
-        )
+        kept = manifest.model_dump(include=_KEPT)
+        outcome = {s: [c.case_id for c in report.cases if c.status == s] for s in STATUSES}
+        session.add(SyncPackage(**kept, id=manifest.package_id, annotator_id=user.id,
+                                imported_at=utcnow(), imported_by=actor, outcome=outcome))
         record(
             session,
             actor,
@@ -196,14 +189,7 @@ def _apply_case(
         return _stale(session, actor, case, annotation, manifest, len(new), current.number)
     _check_labels(pcase, figures(current.content))
     a = pcase.annotation
-    annotation.labels = dict(a.labels)
-    annotation.state = a.state
-    annotation.submitted_labels = a.submitted_labels
-    annotation.submitted_at = a.submitted_at
-    annotation.needs_recheck = a.needs_recheck
-    annotation.updated_at = utcnow()
-    for item in new:
-        session.add(history_row(item, case.id, annotation.id))
+    take_recorded(session, annotation, a, new)
     record(
         session,
         actor,

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from annotator.domain.states import Role
 from annotator.errors import ProjectError
 from annotator.services.sync.bundle import BundleImages, read_bundle
+from annotator.services.sync.recorded import take_recorded
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord
@@ -42,7 +43,7 @@ from annotator.store.settings import (
 )
 from annotator.sync.formats import BundleCase, BundleContent, BundleManifest, SyncFileError
 from annotator.sync.offline import OfflineInfo
-from annotator.sync.records import history_row, own_change_count
+from annotator.sync.records import own_change_count
 from annotator.tasks import TaskState
 
 
@@ -135,19 +136,7 @@ def _add_case(
     case = Case(id=bc.case_uuid, case_id=bc.case_id, state=bc.case_state)
     session.add(case)
     session.flush()
-    session.add(
-        CaseRevision(
-            id=rev.id,
-            case_pk=case.id,
-            number=rev.number,
-            content_hash=rev.content_hash,
-            content=rev.content,
-            original_values=rev.original_values,
-            problems=rev.problems,
-            warnings=rev.warnings,
-            source_file="(work bundle)",
-        )
-    )
+    session.add(CaseRevision(**rev.model_dump(), case_pk=case.id, source_file="(work bundle)"))
     session.flush()
     for image in bc.images:
         project.images.put(session, images[image.sha256], image.media_type)
@@ -155,19 +144,6 @@ def _add_case(
     case.current_revision_id = rev.id
     a = bc.annotation
     annotation = Annotation(
-        id=a.id,
-        case_pk=case.id,
-        annotator_id=user.id,
-        revision_id=rev.id,
-        state=a.state,
-        labels=a.labels,
-        submitted_labels=a.submitted_labels,
-        submitted_at=a.submitted_at,
-        needs_recheck=a.needs_recheck,
-        created_at=a.created_at,
-        updated_at=a.updated_at,
+        id=a.id, case_pk=case.id, annotator_id=user.id, revision_id=rev.id, created_at=a.created_at
     )
-    session.add(annotation)
-    session.flush()
-    for item in a.history:
-        session.add(history_row(item, case.id, annotation.id))
+    take_recorded(session, annotation, a, a.history, updated_at=a.updated_at)

@@ -2,9 +2,6 @@
 scores) and decisions (their adjudications), single-table inheritance by ``kind``
 
 Every row keeps its id, so history entries that name an annotation stay valid.
-
-Revision ID: 0007_rated_work
-Revises: 0006_sme
 """
 
 from __future__ import annotations
@@ -14,10 +11,10 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from annotator.store.migrations._ops import columns, create_indexes, fk, table
+
 revision = "0007_rated_work"
 down_revision = "0006_sme"
-branch_labels = None
-depends_on = None
 
 STATES = "state IN ('assigned', 'in_progress', 'submitted')"
 KINDS = "kind IN ('case', 'sme', 'judge')"
@@ -38,119 +35,48 @@ DECISIONS = {
 
 def _old_tables() -> dict[str, list[sa.Column[Any]]]:
     """The six tables of revision 0006, as they were created (constraints aside)."""
-    def col(name: str, type_: Any, nullable: bool = False) -> sa.Column[Any]:
-        return sa.Column(name, type_, nullable=nullable)
-
-    uid, js, dt, txt = sa.Uuid(), sa.JSON(), sa.DateTime(), sa.Text()
-
-    def decided() -> list[sa.Column[Any]]:
-        return [col("key", sa.String(300)), col("value", js, True)]
-
-    def tail() -> list[sa.Column[Any]]:
-        return [col("adjudicator", sa.String(200)), col("decided_at", dt),
-                col("superseded", sa.Boolean())]
-
-    return {
-        "annotations": [
-            col("id", uid), col("case_pk", uid), col("annotator_id", uid),
-            col("revision_id", uid), col("state", sa.String(20)), col("labels", js),
-            col("submitted_labels", js, True), col("submitted_at", dt, True),
-            col("needs_recheck", sa.Boolean()), col("withdrawn_at", dt, True),
-            col("created_at", dt), col("updated_at", dt), col("version", sa.Integer()),
-        ],
-        "sme_verdicts": [
-            col("id", uid), col("task_id", uid), col("reviewer_id", uid),
-            col("state", sa.String(20)), col("fields", js), col("submitted", js, True),
-            col("submitted_at", dt, True), col("needs_recheck", sa.Boolean()),
-            col("benchmark_version", sa.Integer()), col("created_at", dt),
-            col("updated_at", dt), col("version", sa.Integer()),
-        ],
-        "physician_scores": [
-            col("id", uid), col("item_id", uid), col("scorer_id", uid), col("scores", js),
-            col("submitted_at", dt, True), col("source", sa.String(20)), col("created_at", dt),
-            col("version", sa.Integer()),
-        ],
-        "adjudications": [
-            col("id", uid), col("case_pk", uid), *decided(), col("reason_code", sa.String(50)),
-            col("reason_text", txt), *tail(),
-        ],
-        "sme_adjudications": [
-            col("id", uid), col("task_id", uid), col("key", sa.String(50)), col("value", js, True),
-            col("reason", txt), *tail(),
-        ],
-        "judge_adjudications": [
-            col("id", uid), col("item_id", uid), *decided(), col("reason", txt), *tail(),
-        ],
+    decided = "key s300, value json?"
+    tail = "adjudicator s200, decided_at time, superseded bool"
+    specs = {
+        "annotations": "id uuid, case_pk uuid, annotator_id uuid, revision_id uuid, state s20,"
+        " labels json, submitted_labels json?, submitted_at time?, needs_recheck bool,"
+        " withdrawn_at time?, created_at time, updated_at time, version int",
+        "sme_verdicts": "id uuid, task_id uuid, reviewer_id uuid, state s20, fields json,"
+        " submitted json?, submitted_at time?, needs_recheck bool, benchmark_version int,"
+        " created_at time, updated_at time, version int",
+        "physician_scores": "id uuid, item_id uuid, scorer_id uuid, scores json,"
+        " submitted_at time?, source s20, created_at time, version int",
+        "adjudications": f"id uuid, case_pk uuid, {decided}, reason_code s50, reason_text text,"
+        f" {tail}",
+        "sme_adjudications": f"id uuid, task_id uuid, key s50, value json?, reason text, {tail}",
+        "judge_adjudications": f"id uuid, item_id uuid, {decided}, reason text, {tail}",
     }
-
-
-def _fk(table: str, column: str, target: str) -> sa.ForeignKeyConstraint:
-    return sa.ForeignKeyConstraint(
-        [column], [f"{target}.id"], name=op.f(f"fk_{table}_{column}_{target}")
-    )
+    return {name: columns(spec) for name, spec in specs.items()}
 
 
 def _create_new() -> tuple[sa.Table, sa.Table]:
-    work = op.create_table(
+    work = table(
         "rated_work",
-        sa.Column("id", sa.Uuid(), nullable=False),
-        sa.Column("kind", sa.String(length=10), nullable=False),
-        sa.Column("rater_id", sa.Uuid(), nullable=False),
-        sa.Column("state", sa.String(length=20), nullable=False),
-        sa.Column("values", sa.JSON(), nullable=False),
-        sa.Column("submitted", sa.JSON(), nullable=True),
-        sa.Column("submitted_at", sa.DateTime(), nullable=True),
-        sa.Column("needs_recheck", sa.Boolean(), nullable=False),
-        sa.Column("withdrawn_at", sa.DateTime(), nullable=True),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(), nullable=False),
-        sa.Column("version", sa.Integer(), nullable=False),
-        sa.Column("case_pk", sa.Uuid(), nullable=True),
-        sa.Column("revision_id", sa.Uuid(), nullable=True),
-        sa.Column("task_id", sa.Uuid(), nullable=True),
-        sa.Column("benchmark_version", sa.Integer(), nullable=True),
-        sa.Column("item_id", sa.Uuid(), nullable=True),
-        sa.Column("source", sa.String(length=20), nullable=True),
-        sa.CheckConstraint(KINDS, name=op.f("ck_rated_work_kind")),
-        sa.CheckConstraint(STATES, name=op.f("ck_rated_work_state")),
-        _fk("rated_work", "rater_id", "users"),
-        _fk("rated_work", "case_pk", "cases"),
-        _fk("rated_work", "revision_id", "case_revisions"),
-        _fk("rated_work", "task_id", "sme_tasks"),
-        _fk("rated_work", "item_id", "judge_items"),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_rated_work")),
-        sa.UniqueConstraint("case_pk", "rater_id", name="case_rater"),
-        sa.UniqueConstraint("task_id", "rater_id", name="task_rater"),
-        sa.UniqueConstraint("item_id", "rater_id", name="item_rater"),
+        "id uuid, kind s10, rater_id uuid, state s20, values json, submitted json?,"
+        " submitted_at time?, needs_recheck bool, withdrawn_at time?, created_at time,"
+        " updated_at time, version int, case_pk uuid?, revision_id uuid?, task_id uuid?,"
+        " benchmark_version int?, item_id uuid?, source s20?",
+        checks={"kind": KINDS, "state": STATES},
+        fks="rater_id>users case_pk>cases revision_id>case_revisions task_id>sme_tasks"
+        " item_id>judge_items",
+        unique={"case_rater": "case_pk rater_id", "task_rater": "task_id rater_id",
+                "item_rater": "item_id rater_id"},
+        index="rater_id case_pk task_id item_id",
     )
-    with op.batch_alter_table("rated_work") as batch_op:
-        for column in ("rater_id", "case_pk", "task_id", "item_id"):
-            batch_op.create_index(batch_op.f(f"ix_rated_work_{column}"), [column])
-    decisions = op.create_table(
+    decisions = table(
         "decisions",
-        sa.Column("id", sa.Uuid(), nullable=False),
-        sa.Column("kind", sa.String(length=10), nullable=False),
-        sa.Column("key", sa.String(length=300), nullable=False),
-        sa.Column("value", sa.JSON(), nullable=True),
-        sa.Column("reason", sa.Text(), nullable=False),
-        sa.Column("adjudicator", sa.String(length=200), nullable=False),
-        sa.Column("decided_at", sa.DateTime(), nullable=False),
-        sa.Column("superseded", sa.Boolean(), nullable=False),
-        sa.Column("case_pk", sa.Uuid(), nullable=True),
-        sa.Column("reason_code", sa.String(length=50), nullable=True),
-        sa.Column("task_id", sa.Uuid(), nullable=True),
-        sa.Column("item_id", sa.Uuid(), nullable=True),
-        sa.CheckConstraint(KINDS, name=op.f("ck_decisions_kind")),
-        sa.CheckConstraint("kind <> 'sme' OR length(reason) > 0",
-                           name=op.f("ck_decisions_reason")),
-        _fk("decisions", "case_pk", "cases"),
-        _fk("decisions", "task_id", "sme_tasks"),
-        _fk("decisions", "item_id", "judge_items"),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_decisions")),
+        "id uuid, kind s10, key s300, value json?, reason text, adjudicator s200,"
+        " decided_at time, superseded bool, case_pk uuid?, reason_code s50?, task_id uuid?,"
+        " item_id uuid?",
+        checks={"kind": KINDS, "reason": "kind <> 'sme' OR length(reason) > 0"},
+        fks="case_pk>cases task_id>sme_tasks item_id>judge_items",
+        index="case_pk task_id item_id",
     )
-    with op.batch_alter_table("decisions") as batch_op:
-        for column in ("case_pk", "task_id", "item_id"):
-            batch_op.create_index(batch_op.f(f"ix_decisions_{column}"), [column])
     return work, decisions
 
 
@@ -210,32 +136,32 @@ def downgrade() -> None:
     extra: dict[str, list[Any]] = {
         "annotations": [
             sa.CheckConstraint(STATES, name=op.f("ck_annotations_state")),
-            _fk("annotations", "annotator_id", "users"), _fk("annotations", "case_pk", "cases"),
-            _fk("annotations", "revision_id", "case_revisions"),
+            fk("annotations", "annotator_id>users"), fk("annotations", "case_pk>cases"),
+            fk("annotations", "revision_id>case_revisions"),
             sa.UniqueConstraint("case_pk", "annotator_id", name="case_annotator"),
         ],
         "sme_verdicts": [
             sa.CheckConstraint(STATES, name=op.f("ck_sme_verdicts_state")),
-            _fk("sme_verdicts", "task_id", "sme_tasks"),
-            _fk("sme_verdicts", "reviewer_id", "users"),
+            fk("sme_verdicts", "task_id>sme_tasks"),
+            fk("sme_verdicts", "reviewer_id>users"),
             sa.UniqueConstraint("task_id", "reviewer_id", name="task_reviewer"),
         ],
         "physician_scores": [
-            _fk("physician_scores", "item_id", "judge_items"),
-            _fk("physician_scores", "scorer_id", "users"),
+            fk("physician_scores", "item_id>judge_items"),
+            fk("physician_scores", "scorer_id>users"),
             sa.UniqueConstraint("item_id", "scorer_id", name="item_scorer"),
         ],
-        "adjudications": [_fk("adjudications", "case_pk", "cases")],
+        "adjudications": [fk("adjudications", "case_pk>cases")],
         "sme_adjudications": [
             sa.CheckConstraint("length(reason) > 0", name=op.f("ck_sme_adjudications_reason")),
-            _fk("sme_adjudications", "task_id", "sme_tasks"),
+            fk("sme_adjudications", "task_id>sme_tasks"),
         ],
-        "judge_adjudications": [_fk("judge_adjudications", "item_id", "judge_items")],
+        "judge_adjudications": [fk("judge_adjudications", "item_id>judge_items")],
     }
     indexes = {
-        "annotations": ["annotator_id", "case_pk"], "sme_verdicts": ["task_id", "reviewer_id"],
-        "physician_scores": ["item_id", "scorer_id"], "adjudications": ["case_pk"],
-        "sme_adjudications": ["task_id"], "judge_adjudications": ["item_id"],
+        "annotations": "annotator_id case_pk", "sme_verdicts": "task_id reviewer_id",
+        "physician_scores": "item_id scorer_id", "adjudications": "case_pk",
+        "sme_adjudications": "task_id", "judge_adjudications": "item_id",
     }
     for source, moves in (("rated_work", WORK), ("decisions", DECISIONS)):
         for name, (kind, renames) in moves.items():
@@ -244,9 +170,7 @@ def downgrade() -> None:
                 name, *tables[name], *extra[name],
                 sa.PrimaryKeyConstraint("id", name=op.f(f"pk_{name}")),
             )
-            with op.batch_alter_table(name) as batch_op:
-                for column in indexes[name]:
-                    batch_op.create_index(batch_op.f(f"ix_{name}_{column}"), [column])
+            create_indexes(name, indexes[name])
             keep = {c.name for c in created.columns}
             query = sa.select(new[source]).where(new[source].c.kind == kind)
             rows = [

@@ -2,9 +2,6 @@
 
 Existing rows are chained in their existing order (time, then id); the append-only
 triggers are lifted for that one backfill and put back as they were.
-
-Revision ID: 0008_history_chain
-Revises: 0007_rated_work
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``annotator bench-project`` and ``annotator bench``: issue 14's measurements."""
+"""``annotator bench-project``, ``annotator bench`` (issue 14) and ``annotator bench-scale``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.bench.run import format_table, run_bench
+from annotator.bench.scale import format_scale, run_scale
 from annotator.bench.synth import build_bench_project
 
 
@@ -30,6 +31,17 @@ def register(subparsers: Any) -> None:
                    help="an empty PostgreSQL database for the edit figures (default: SQLite)")
     p.set_defaults(func=cmd_bench)
 
+    p = subparsers.add_parser(
+        "bench-scale", help="measure the everyday figures at 1,000 to 100,000 cases")
+    p.add_argument("--cases", type=_sizes, default=[1000, 10000, 100000], metavar="N,N,...",
+                   help="project sizes, multiples of the base (default 1000,10000,100000)")
+    p.add_argument("--runs", type=int, default=3, metavar="R", help="runs of each figure")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--workdir", type=Path, metavar="DIR", default=Path("bench-scale"),
+                   help="keep the projects here (default ./bench-scale)")
+    p.add_argument("--no-gui", action="store_true", help="leave out the GUI figures")
+    p.set_defaults(func=cmd_bench_scale)
+
 
 def cmd_bench_project(args: argparse.Namespace) -> int:
     summary = build_bench_project(
@@ -45,4 +57,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
                         progress=lambda text: print(text, file=sys.stderr, flush=True),
                         store=args.store)
     print(json.dumps(results, indent=2) if args.json else format_table(results))
+    return 0
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: sizes are whole numbers, e.g. 1000,10000") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least one size of 1 or more")
+    return sizes
+
+
+def cmd_bench_scale(args: argparse.Namespace) -> int:
+    results = run_scale(args.cases, workdir=args.workdir, runs=args.runs, gui=not args.no_gui,
+                        progress=lambda text: print(text, file=sys.stderr, flush=True))
+    print(json.dumps(results, indent=2) if args.json else format_scale(results))
     return 0

@@ -17,6 +17,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -88,7 +89,9 @@ class UserRole(Base):
 
 class Case(Base):
     __tablename__ = "cases"
-    __table_args__ = (CheckConstraint(_in("state", CASE_STATES), name="state"),)
+    __table_args__ = (CheckConstraint(_in("state", CASE_STATES), name="state"),
+                      Index("ix_cases_state", "state"),
+                      Index("ix_cases_current_revision_id", "current_revision_id"))
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     case_id: Mapped[str] = mapped_column(String(200), unique=True)
     state: Mapped[str] = mapped_column(String(20), default="annotating")
@@ -111,6 +114,11 @@ class _Imported:
     imported_by: Mapped[str] = mapped_column(String(200), default="")
 
 
+def _exam_count(context: Any) -> int:
+    found = (context.get_current_parameters().get("content") or {}).get("imaging_examinations")
+    return len(found) if isinstance(found, list) else 0
+
+
 class CaseRevision(_Imported, Base):
     """One imported version of a case's draft, identified by its content hash."""
 
@@ -121,6 +129,8 @@ class CaseRevision(_Imported, Base):
     number: Mapped[int] = mapped_column(Integer)
     content_hash: Mapped[str] = mapped_column(String(64), index=True)
     content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The draft's exam count, kept beside it so counting exams never reads every draft.
+    exams: Mapped[int | None] = mapped_column(Integer, nullable=True, default=_exam_count)
     original_values: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     problems: Mapped[list[Any]] = mapped_column(JSON, default=list)
     warnings: Mapped[list[Any]] = mapped_column(JSON, default=list)
@@ -138,7 +148,8 @@ class ImageBlob(Base):
 
 class CaseImage(Base):
     __tablename__ = "case_images"
-    __table_args__ = (UniqueConstraint("revision_id", "draft_path", name="revision_path"),)
+    __table_args__ = (UniqueConstraint("revision_id", "draft_path", name="revision_path"),
+                      Index("ix_case_images_revision_media", "revision_id", "media_type"))
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     revision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("case_revisions.id"), index=True)
     draft_path: Mapped[str] = mapped_column(Text)
@@ -371,6 +382,7 @@ class RatedWork(Base):
     __table_args__ = (
         CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
         CheckConstraint(_in("state", RATED_WORK_STATES), name="state"),
+        Index("ix_rated_work_kind_state", "kind", "state"),
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     kind: Mapped[str] = mapped_column(String(10))

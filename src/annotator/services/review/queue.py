@@ -131,6 +131,9 @@ def items_of(
     return sorted(items, key=sort_key)
 
 
+REVIEWED_STATES = tuple(s.value for s in CaseState if s is not CaseState.ANNOTATING)
+
+
 def _reviewed(
     session: Session, case_ids: list[str] | None, *, with_reviews: bool
 ) -> tuple[list[Case], QueueRows]:
@@ -140,8 +143,9 @@ def _reviewed(
     a case back in annotating (reopened) keeps its old detection but is not in the queue.
     """
     if case_ids is None:
-        scope: Scope = select(Case.id).where(Case.state != CaseState.ANNOTATING.value)
-        query = select(Case).where(Case.state != CaseState.ANNOTATING.value)
+        # ``IN`` the reviewed states, not ``!=`` annotating: only ``IN`` can use the index.
+        scope: Scope = select(Case.id).where(Case.state.in_(REVIEWED_STATES))
+        query = select(Case).where(Case.state.in_(REVIEWED_STATES))
     else:  # only these cases: the work grows with them, not with the project
         query = select(Case).where(Case.case_id.in_(case_ids))
     cases = list(session.scalars(query.order_by(Case.case_id)))

@@ -1,0 +1,189 @@
+"""Grow a bench project to benchmark scale by cloning its cases under new ids.
+
+``bench-scale`` builds 1,000 cases through the services (:mod:`annotator.bench.synth`), then
+calls :func:`clone_cases` to copy every row that belongs to those cases (the case, its
+revisions and images, rated work, decisions, review records, reviewer letters and history)
+once per extra thousand, with new ids throughout. Each copy is one more "site": its cases get
+new case ids (``bench-01001`` ...) and its three annotators are new users (``Dr Bench 01 ·
+site 002``), so an annotator's own queue stays the size a physician really works through,
+while the curator's and the seniors' views (status, review queue, agreement, export) grow
+with the project. Images are the same content, which the content-addressed store keeps once.
+History rows are appended to the hash chain in their original order, so ``history-verify``
+still passes and ``repair --dry-run`` finds nothing to repair.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import Table, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.types import JSON, String, Text, Uuid
+
+from annotator.errors import ProjectError
+from annotator.store.chain import GENESIS, HEAD_ID, row_hash
+from annotator.store.project import Project
+from annotator.store.schema import Base
+
+CASE_ID = re.compile(r"bench-(\d{5})(?!\d)")
+ANNOTATOR = re.compile(r"Dr Bench (\d{2})(?![\d ])")
+CHUNK = 5_000  # rows per INSERT batch
+TABLES = Base.metadata.tables
+
+
+@dataclass(frozen=True)
+class BaseRows:
+    """The rows of the base cases, read once, in the order they are inserted."""
+
+    cases: int
+    tables: list[tuple[Table, list[dict[str, Any]]]]
+    history: list[dict[str, Any]]  # in chain order
+
+
+def clone_cases(project: Project, target_cases: int,
+                progress: Callable[[str], None] | None = None) -> int:
+    """Clone the project's ``bench-NNNNN`` cases until it holds ``target_cases``; returns the
+    number of cases now in the store. The base must be a whole number of copies short."""
+    say = progress or (lambda _text: None)
+    with project.read() as session:
+        base = _read_base(session.connection())
+    if base.cases == 0 or target_cases % base.cases:
+        raise ProjectError(f"{target_cases} cases is not a multiple of the {base.cases} "
+                           "bench cases to clone")
+    copies = target_cases // base.cases
+    for copy in range(1, copies):
+        with project.tx() as session:
+            _write_copy(session.connection(), base, copy)
+        if copy % 5 == 0 or copy == copies - 1:
+            say(f"cloned {(copy + 1) * base.cases}/{target_cases} cases")
+    return copies * base.cases
+
+
+def _read_base(conn: Connection) -> BaseRows:
+    tables = TABLES
+    cases = [dict(r._mapping) for r in conn.execute(select(TABLES["cases"]))]
+    case_pks = {r["id"] for r in cases}
+    if any(not CASE_ID.fullmatch(r["case_id"]) for r in cases):
+        raise ProjectError("only a bench project (cases bench-NNNNN) can be cloned")
+    revisions = _rows(conn, tables["case_revisions"], "case_pk", case_pks)
+    revision_pks = {r["id"] for r in revisions}
+    roles = TABLES["user_roles"]
+    annotator_ids = set(conn.scalars(select(roles.c.user_id).where(roles.c.role == "annotator")))
+    users = [dict(r._mapping) for r in conn.execute(select(TABLES["users"]))
+             if r.id in annotator_ids and ANNOTATOR.fullmatch(r.name)]
+    cloned_users = {r["id"] for r in users}
+    ordered: list[tuple[Table, list[dict[str, Any]]]] = [
+        (tables["users"], users),
+        (tables["user_roles"], _rows(conn, tables["user_roles"], "user_id", cloned_users)),
+        (tables["cases"], cases),
+        (tables["case_revisions"], revisions),
+        (tables["case_images"], _rows(conn, TABLES["case_images"], "revision_id", revision_pks)),
+        (tables["detected_items"], _rows(conn, tables["detected_items"], "case_pk", case_pks)),
+        (tables["review_records"], _rows(conn, tables["review_records"], "case_pk", case_pks)),
+        (tables["reviewer_letters"],
+         _rows(conn, tables["reviewer_letters"], "case_pk", case_pks)),
+        (tables["rated_work"], _rows(conn, TABLES["rated_work"], "case_pk", case_pks)),
+        (tables["decisions"], _rows(conn, tables["decisions"], "case_pk", case_pks)),
+    ]
+    history_table = TABLES["history"]
+    history = [dict(r._mapping) for r in conn.execute(
+        select(history_table).where(history_table.c.case_pk.is_not(None))
+        .order_by(history_table.c.seq))]
+    return BaseRows(len(cases), ordered, [h for h in history if h["case_pk"] in case_pks])
+
+
+def _rows(conn: Connection, table: Table, column: str, keys: set[Any]) -> list[dict[str, Any]]:
+    return [dict(r._mapping) for r in conn.execute(select(table)) if r._mapping[column] in keys]
+
+
+def _write_copy(conn: Connection, base: BaseRows, copy: int) -> None:
+    ids: dict[Any, uuid.UUID] = {}
+    for table, rows in base.tables:
+        for column in table.primary_key.columns:
+            if isinstance(column.type, Uuid) and column.name == "id":
+                ids.update((r["id"], uuid.uuid4()) for r in rows)
+    rename = _renamer(base.cases, copy)
+    for table, rows in base.tables:
+        kinds = _column_kinds(table)
+        _insert(conn, table, (_clone_row(r, kinds, ids, rename) for r in rows))
+    _append_history(conn, base.history, _column_kinds(TABLES["history"]), ids, rename)
+
+
+def _renamer(cases: int, copy: int) -> Callable[[str], str]:
+    site = f" · site {copy + 1:03d}"
+
+    def rename(text: str) -> str:
+        text = CASE_ID.sub(lambda m: f"bench-{int(m[1]) + copy * cases:05d}", text)
+        return ANNOTATOR.sub(lambda m: f"Dr Bench {m[1]}{site}", text)
+
+    return rename
+
+
+def _column_kinds(table: Table) -> dict[str, str]:
+    kinds = {}
+    for column in table.columns:
+        if isinstance(column.type, Uuid):
+            kinds[column.name] = "uuid"
+        elif isinstance(column.type, JSON):
+            kinds[column.name] = "json"
+        elif isinstance(column.type, String | Text):
+            kinds[column.name] = "text"
+    return kinds
+
+
+def _clone_row(row: dict[str, Any], kinds: dict[str, str], ids: dict[Any, uuid.UUID],
+               rename: Callable[[str], str]) -> dict[str, Any]:
+    out = dict(row)
+    for name, kind in kinds.items():
+        value = row[name]
+        if value is None:
+            continue
+        if kind == "uuid":
+            out[name] = ids.get(value, value)
+        elif kind == "text":
+            out[name] = rename(value)
+        else:
+            out[name] = json.loads(rename(json.dumps(value)))
+    return out
+
+
+def _insert(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> None:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= CHUNK:
+            conn.execute(insert(table), batch)
+            batch = []
+    if batch:
+        conn.execute(insert(table), batch)
+
+
+def _append_history(conn: Connection, history: list[dict[str, Any]], kinds: dict[str, str],
+                    ids: dict[Any, uuid.UUID], rename: Callable[[str], str]) -> None:
+    """Append the copy's history after the chain head, hashed as the app hashes a row."""
+    seq, last = _head(conn)
+    rows = []
+    for original in history:
+        row = _clone_row(original, kinds, ids, rename)
+        row["id"] = uuid.uuid4()
+        seq += 1
+        row["seq"], row["prev_hash"] = seq, last
+        row["row_hash"] = last = row_hash(last, SimpleNamespace(**row))
+        rows.append(row)
+    _insert(conn, TABLES["history"], rows)
+    conn.execute(update(TABLES["history_chain"]).where(TABLES["history_chain"].c.id == HEAD_ID)
+                 .values(seq=seq, hash=last))
+
+
+def _head(conn: Connection) -> tuple[int, str]:
+    """The chain head as :func:`annotator.store.chain.head` reads it, locked for this copy."""
+    table = TABLES["history_chain"]
+    found = conn.execute(select(table.c.seq, table.c.hash).where(table.c.id == HEAD_ID)
+                         .with_for_update()).first()
+    return (0, GENESIS) if found is None else (int(found[0]), str(found[1]))

@@ -53,8 +53,9 @@ def text_lines(s: DeskSnapshot) -> list[str]:
     for q in s.conflicts:
         lines.append(f"conflicts waiting, {q.title}: {q.open_conflicts} open in {q.items} item(s)")
     lines.append(f"stuck (no edit for {s.stuck_after_days} days): {s.stuck_total}")
-    for w in s.stuck:
-        lines.append(f"    {w.case_id}  {w.annotator}  {w.state}  idle {w.idle_days:g} days")
+    for stuck in s.stuck:
+        lines.append(f"    {stuck.case_id}  {stuck.annotator}  {stuck.state}  "
+                     f"idle {stuck.idle_days:g} days")
     if s.agreement is None:
         lines.append(f"agreement: {s.agreement_note}")
     for f in s.agreement or []:

@@ -25,6 +25,9 @@ class ActionSpec:
     shortcut: str  # default, in QKeySequence portable text ("E", "Ctrl+Z", "")
     group: str  # heading in the shortcut sheet
     context: str = "window"  # "window" or "page": page actions only fire on their page
+    # The domain.permissions.Action value it needs ("" for none): the desk disables its
+    # button, with a tooltip naming the role, for a user whose roles do not allow it.
+    needs: str = ""
 
 
 def _bindings_file() -> Path:

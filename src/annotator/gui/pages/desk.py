@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -365,8 +365,8 @@ class DeskPage(QWidget):
         shown = min(max(len(self.annotator_model.rows), 3), 10)
         rows = sum(table.rowHeight(i) for i in range(shown)) if self.annotator_model.rows else 0
         line = max(table.verticalHeader().defaultSectionSize(), 1)
-        height = table.horizontalHeader().height() + max(rows, shown * line) + 2 * table.frameWidth()
-        table.setFixedHeight(height + 2)
+        header = table.horizontalHeader().height()
+        table.setFixedHeight(header + max(rows, shown * line) + 2 * table.frameWidth() + 2)
 
     # -- going elsewhere -----------------------------------------------------------------
 

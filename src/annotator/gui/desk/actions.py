@@ -49,7 +49,7 @@ def project_action_ids(registry: ActionRegistry) -> list[str]:
 
 
 class ActionsPanel(QWidget):
-    """A column of buttons, one per ``project.*`` action (rebuilt by :meth:`fill`)."""
+    """A column of buttons, one per ``project.*`` action, following the registry."""
 
     def __init__(self, context: GuiContext, registry: ActionRegistry,
                  parent: QWidget | None = None) -> None:
@@ -60,6 +60,12 @@ class ActionsPanel(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._shown: list[str] = []
+        registry.registered.connect(self._registry_changed)
+        registry.unregistered.connect(self._registry_changed)
+
+    def _registry_changed(self, action_id: str) -> None:
+        if action_id.startswith(PREFIX):
+            self.fill()
 
     def fill(self) -> None:
         """Show the ``project.*`` actions registered now (nothing changes if none came or

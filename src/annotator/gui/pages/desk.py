@@ -218,6 +218,7 @@ class DeskPage(QWidget):
         self.stuck_list.setMaximumHeight(self.fontMetrics().height() * 9)
         layout.addWidget(self.stuck_title)
         layout.addWidget(self.stuck_list)
+        layout.addStretch(1)
         self.grid.addWidget(box, 2, 1)
 
     def _actions_column(self) -> QWidget:

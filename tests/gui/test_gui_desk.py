@@ -156,3 +156,21 @@ def test_the_screenshot_command_renders_the_desk(project_dir: Path, tmp_path: Pa
     )
     assert result.returncode == 0, result.stderr
     assert Image.open(out).size == (1366, 768)
+
+
+def test_the_stuck_limit_is_the_curators(make_window, qtbot, gui_project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.store.settings import STUCK_AFTER_DAYS
+
+    adjudicator = make_window(user="adj")
+    page = _desk(adjudicator, qtbot)
+    assert not page.stuck_days.isEnabled()
+    assert "stuck limit needs the curator role" in page.stuck_days.toolTip()
+    adjudicator.close()
+    curator = make_window(user="cu")
+    page = _desk(curator, qtbot)
+    assert page.stuck_days.isEnabled() and page.stuck_days.value() == STUCK_AFTER_DAYS.default
+    with qtbot.waitSignal(page.refreshed, timeout=15_000):
+        page.stuck_days.setValue(0)  # everything not submitted on an open case is stuck now
+    assert gui_project.setting(STUCK_AFTER_DAYS) == 0
+    assert page.snapshot.stuck_after_days == 0 and page.snapshot.stuck_total > 0
+    assert page.stuck_list.count() == len(page.snapshot.stuck) and page.stuck_list.isVisibleTo(page)

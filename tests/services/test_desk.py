@@ -211,3 +211,24 @@ def test_the_desk_on_each_back_end(team: Project, tmp_path: Path) -> None:
     assert rows["a1"].in_progress == 1 and rows["a1"].median_active_seconds is None
     assert snap.stuck_total == 2 and snap.submissions_per_day == []
     assert snap.work["case"].assigned == 2
+
+
+def test_a_curator_sets_the_stuck_limit_in_the_history(team: Project) -> None:
+    from annotator.errors import ValidationError
+    from annotator.services.desk import set_stuck_after_days
+    from annotator.store.schema import HistoryEntry
+
+    assert set_stuck_after_days(team, "cu", 3) == STUCK_AFTER_DAYS.default
+    assert team.setting(STUCK_AFTER_DAYS) == 3
+    assert desk_snapshot(team, "cu").stuck_after_days == 3
+    with team.read() as session:
+        entry = session.scalars(select(HistoryEntry).where(
+            HistoryEntry.action == "setting_changed")).one()
+        assert (entry.actor, entry.key, entry.before, entry.after) == (
+            "cu", "stuck_after_days", STUCK_AFTER_DAYS.default, 3)
+    with pytest.raises(PermissionDenied, match="stuck limit needs the curator role"):
+        set_stuck_after_days(team, "adj", 5)
+    for bad in (-1, 99999, True):
+        with pytest.raises(ValidationError, match="whole number of days"):
+            set_stuck_after_days(team, "cu", bad)
+    assert team.setting(STUCK_AFTER_DAYS) == 3

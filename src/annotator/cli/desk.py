@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
-from annotator.services.desk import DeskSnapshot, desk_snapshot
+from annotator.services.desk import DeskSnapshot, desk_snapshot, set_stuck_after_days
 
 HELP = ("where the project stands: cases by state, each annotator's work, conflicts waiting "
         "per kind, stuck work, agreement, SME and judge-scoring progress (seniors)")
@@ -19,12 +19,19 @@ def register(subparsers: Any) -> None:
     p.add_argument("--stuck-days", type=int, metavar="N", default=None,
                    help="list open work nobody edited for N days (default: the project's "
                    "stuck_after_days setting, 7)")
+    p.add_argument("--set-stuck-days", type=int, metavar="N", default=None,
+                   help="keep N as the project's stuck limit (curators; in the history)")
     p.set_defaults(func=cmd_desk)
 
 
 def cmd_desk(args: argparse.Namespace) -> int:
     project = project_of(args)
-    snapshot = desk_snapshot(project, actor_of(project, args), stuck_after_days=args.stuck_days)
+    actor = actor_of(project, args)
+    if args.set_stuck_days is not None:
+        before = set_stuck_after_days(project, actor, args.set_stuck_days)
+        print(f"stuck limit: {args.set_stuck_days} days (was {before})")
+        return 0
+    snapshot = desk_snapshot(project, actor, stuck_after_days=args.stuck_days)
     if args.json:
         print_json(snapshot.as_json())
     else:

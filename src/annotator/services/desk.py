@@ -30,17 +30,19 @@ from sqlalchemy.orm import Session
 from annotator.agreement.tables import headline
 from annotator.domain.permissions import Action, may, refusal
 from annotator.domain.states import AnnotationState, CaseState, Role
-from annotator.errors import AnnotatorError, PermissionDenied
+from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.services.agreement import agreement_report
 from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review.queue import list_items
 from annotator.services.sme.results import results as sme_results
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
+from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, RatedWork, User, UserRole, utcnow
-from annotator.store.settings import STUCK_AFTER_DAYS, get_setting
+from annotator.store.settings import STUCK_AFTER_DAYS, get_setting, put_setting
 
+MAX_STUCK_DAYS = 3650
 STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
 
 # Where the conflicts of each kind are decided: the page id of the main window.
@@ -192,8 +194,8 @@ def desk_snapshot(
             raise PermissionDenied(refusal(Action.VIEW_DESK, reader))
         days = stuck_after_days if stuck_after_days is not None else get_setting(
             session, STUCK_AFTER_DAYS)
-        if days < 0:
-            raise AnnotatorError(f"the stuck limit is {days} days; give 0 or more")
+        if not 0 <= days <= MAX_STUCK_DAYS:
+            raise ValidationError(f"the stuck limit is {days} days; give 0 to {MAX_STUCK_DAYS}")
         own = _own_figures(session, now - timedelta(days=days), now)
     notes: list[str] = []
     status = project_status(project)
@@ -217,6 +219,23 @@ def desk_snapshot(
         submissions_per_day=own.per_day,
         notes=notes,
     )
+
+
+def set_stuck_after_days(project: Project, actor: str, days: int) -> int:
+    """Keep ``days`` as the project's stuck limit (curators only), recorded in the history
+    with the value it replaced; returns that value."""
+    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_STUCK_DAYS:
+        raise ValidationError(f"the stuck limit is a whole number of days from 0 to "
+                              f"{MAX_STUCK_DAYS}, not {days!r}")
+    with project.tx() as session:
+        if not may(_roles(session, actor), Action.SET_STUCK_LIMIT):
+            raise PermissionDenied(refusal(Action.SET_STUCK_LIMIT, actor))
+        before = get_setting(session, STUCK_AFTER_DAYS)
+        if before != days:
+            put_setting(session, STUCK_AFTER_DAYS, days)
+            record(session, actor, "setting_changed", key=STUCK_AFTER_DAYS.key, before=before,
+                   after=days)
+        return before
 
 
 def _roles(session: Session, name: str) -> list[str]:

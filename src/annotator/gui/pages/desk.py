@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSpinBox,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -35,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.domain.permissions import Action, refusal
-from annotator.errors import PermissionDenied
+from annotator.errors import AnnotatorError, PermissionDenied
 from annotator.gui import theme
 from annotator.gui.actions import ActionSpec
 from annotator.gui.context import GuiContext
@@ -43,9 +44,14 @@ from annotator.gui.desk.actions import DESK_ACTIONS, ActionsPanel
 from annotator.gui.desk.cards import FigureCard, ProgressRow, align
 from annotator.gui.desk.chart import SubmissionsChart
 from annotator.gui.desk.models import AnnotatorTableModel
-from annotator.gui.permits import why_not
+from annotator.gui.permits import guard, why_not
 from annotator.gui.workers import run_in_background
-from annotator.services.desk import DeskSnapshot, desk_snapshot
+from annotator.services.desk import (
+    MAX_STUCK_DAYS,
+    DeskSnapshot,
+    desk_snapshot,
+    set_stuck_after_days,
+)
 
 PAGE_ID = "desk"
 REFRESH = ActionSpec("desk.refresh", "Refresh the desk", "F5", "Desk", context="page")
@@ -211,6 +217,17 @@ class DeskPage(QWidget):
         layout.addWidget(self.chart)
         self.grid.addWidget(box, 2, 0)
         box, layout = _section("Stuck work")
+        limit = QHBoxLayout()
+        limit.addWidget(QLabel("No edit for"))
+        self.stuck_days = QSpinBox()
+        self.stuck_days.setRange(0, MAX_STUCK_DAYS)
+        self.stuck_days.setSuffix(" days")
+        self.stuck_days.setKeyboardTracking(False)  # one save per value, not per keystroke
+        limit.addWidget(self.stuck_days)
+        limit.addStretch(1)
+        layout.addLayout(limit)
+        guard(self.context, Action.SET_STUCK_LIMIT, self.stuck_days)  # else: a tooltip says who
+        self.stuck_days.valueChanged.connect(self.set_stuck_days)
         self.stuck_title = QLabel("")
         self.stuck_title.setWordWrap(True)
         self.stuck_list = QListWidget()
@@ -307,6 +324,9 @@ class DeskPage(QWidget):
         align([*self.work_rows.values(), *benches])
         self.sme_title.setVisible(bool(s.sme_benchmarks))
         self.chart.set_days(s.submissions_per_day)
+        blocked = self.stuck_days.blockSignals(True)
+        self.stuck_days.setValue(s.stuck_after_days)
+        self.stuck_days.blockSignals(blocked)
         self.stuck_title.setText(
             f"{s.stuck_total} open assignment(s) nobody edited for {s.stuck_after_days} days"
             + (f" (the oldest {len(s.stuck)} listed)" if s.stuck_total > len(s.stuck) else ""))
@@ -368,6 +388,19 @@ class DeskPage(QWidget):
         line = max(table.verticalHeader().defaultSectionSize(), 1)
         header = table.horizontalHeader().height()
         table.setFixedHeight(header + max(rows, shown * line) + 2 * table.frameWidth() + 2)
+
+    def set_stuck_days(self, days: int) -> None:
+        """Keep ``days`` as the project's stuck limit (a curator's edit), then read again."""
+        if self.snapshot is None or days == self.snapshot.stuck_after_days:
+            return  # the value shown by a refresh, not an edit
+        assert self.context.project is not None
+        try:
+            set_stuck_after_days(self.context.project, self.context.user or "", days)
+        except AnnotatorError as exc:
+            self.error.setText(str(exc))
+            self.error.show()
+            return
+        self.refresh()
 
     # -- going elsewhere -----------------------------------------------------------------
 

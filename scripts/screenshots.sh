@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Render docs/screenshots/ from the demo project: one per page at 1366x768 (the smallest
-# laptop screen the app supports) and the annotate page in the dark theme.
+# laptop screen the app supports) and the annotate page and the desk in the dark theme.
 # Usage: bash scripts/screenshots.sh [DEMO_PROJECT]  (default: a fresh demo in a temp folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,8 @@ shot() {  # USER PAGE FILE [extra gui options]
         --screenshot "$OUT/$file" "$@"
     echo "$OUT/$file"
 }
+shot "Sam Curator" desk desk.png
+shot "Sam Curator" desk desk-dark.png --theme dark
 shot "Dr Ada Rivera" annotate annotate.png
 shot "Dr Ada Rivera" annotate annotate-dark.png --theme dark
 shot "Dr Ada Rivera" sme sme.png

@@ -16,7 +16,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # Every subcommand, spelled out: dropping a registration from the cli package fails here.
 COMMANDS = {
-    "demo", "import", "status", "users", "assign", "backup", "repair", "history-verify",
+    "demo", "import", "status", "desk", "users", "assign", "backup", "repair", "history-verify",
     "stats", "agreement",
     "gui", "bundle", "unbundle", "package", "package-import", "roundtrip-status", "export",
     "validate", "review", "judge-import", "judge-assign", "judge-scores", "judge-conflicts",

@@ -20,8 +20,9 @@ def _bar(window) -> list[str]:  # type: ignore[no-untyped-def]
     ("user", "roles", "titles"),
     [
         ("a1", ["annotator"], ["Annotate", "SME review", "Judge scoring"]),
-        ("adj", ["adjudicator"], ["Annotate", "Meta-review", "SME review", "Judge scoring"]),
-        ("cu", ["curator"], ["Annotate", "Meta-review", "SME review", "Judge scoring",
+        ("adj", ["adjudicator"], ["Desk", "Annotate", "Meta-review", "SME review",
+                                  "Judge scoring"]),
+        ("cu", ["curator"], ["Desk", "Annotate", "Meta-review", "SME review", "Judge scoring",
                              "Agreement", "Export"]),
     ],
 )
@@ -32,14 +33,15 @@ def test_the_page_bar_shows_the_pages_of_the_users_roles(  # type: ignore[no-unt
 
     window = make_window(user=user)
     assert window.context.roles == roles
-    assert window.page_ids == [p for p in pages_for(roles) if p in TITLES]  # no desk yet
+    assert window.page_ids == [p for p in pages_for(roles) if p in TITLES]
+    assert window.page_ids == pages_for(roles)  # every page of the core's table is built
     assert _bar(window) == titles
 
 
 def test_each_role_lands_on_its_page_on_a_first_start(make_window) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import QSettings
 
-    for user, landing in (("a1", "annotate"), ("adj", "review")):
+    for user, landing in (("a1", "annotate"), ("adj", "review"), ("cu", "desk")):
         QSettings().remove("window/page")  # a first start: no page remembered
         window = make_window(user=user)
         assert window.page_ids[window.tabs.currentIndex()] == landing, user

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QToolButton
 
 pytestmark = pytest.mark.gui
 
-PAGE_IDS = ["annotate", "sme", "review", "agreement", "judge", "export"]
+PAGE_IDS = ["desk", "annotate", "sme", "review", "agreement", "judge", "export"]
 
 
 def _gui_args(project_dir: Path, **given: object) -> argparse.Namespace:

@@ -18,6 +18,7 @@ from sqlalchemy import text
 
 from annotator.services import (
     annotating,
+    desk,
     export,
     kinds,
     status,
@@ -66,6 +67,8 @@ def _calls(p: Any) -> dict[str, Callable[[], Any]]:
     judge_conflicts = judge_review.list_conflicts(p, SENIOR)
     return {
         "status": lambda: status.project_status(p),
+        "desk": lambda: desk.desk_snapshot(p, CURATOR),
+        "desk_adjudicator": lambda: desk.desk_snapshot(p, SENIOR),
         "users": lambda: users.list_users(p),
         "logins_required": lambda: users.logins_required(p),
         "resolve_actor": lambda: users.resolve_actor(p, ADA),

@@ -20,6 +20,7 @@ from annotator import __version__
 from annotator.cli import (
     agreement,
     bench,
+    desk,
     export,
     gui,
     imports,
@@ -42,6 +43,7 @@ __all__ = ["COMMAND_MODULES", "EXIT_ERROR", "EXIT_FAILED", "PROJECT_FREE", "buil
 # The command groups, in the order ``annotator --help`` lists them.
 COMMAND_MODULES: tuple[ModuleType, ...] = (
     project,
+    desk,
     imports,
     redact,
     users,

@@ -9,7 +9,7 @@ from typing import Any
 from annotator.cli._shared import EXIT_ERROR
 from annotator.displaycheck import display_problem
 
-PAGES = ["annotate", "sme", "review", "agreement", "judge", "export"]
+PAGES = ["desk", "annotate", "sme", "review", "agreement", "judge", "export"]
 
 
 def register(subparsers: Any) -> None:

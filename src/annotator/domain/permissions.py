@@ -39,6 +39,7 @@ class Action(StrEnum):
     ADJUDICATE_JUDGED = "adjudicate_judged"
     READ_OTHERS_WORK = "read_others_work"
     VIEW_DESK = "view_desk"
+    SET_STUCK_LIMIT = "set_stuck_limit"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ RULES: dict[Action, Rule] = {
     Action.ADJUDICATE_JUDGED: Rule(_ADJUDICATOR, "adjudicating judged outputs"),
     Action.READ_OTHERS_WORK: Rule(_SENIOR, "reading other annotators' work"),
     Action.VIEW_DESK: Rule(_SENIOR, "viewing the curator's desk"),
+    Action.SET_STUCK_LIMIT: Rule(_CURATOR, "setting the desk's stuck limit"),
 }
 
 # The app's pages, in page-bar order, and the actions that make a page useful to a role.

@@ -25,6 +25,9 @@ class ActionSpec:
     shortcut: str  # default, in QKeySequence portable text ("E", "Ctrl+Z", "")
     group: str  # heading in the shortcut sheet
     context: str = "window"  # "window" or "page": page actions only fire on their page
+    # The domain.permissions.Action value it needs ("" for none): the desk disables its
+    # button, with a tooltip naming the role, for a user whose roles do not allow it.
+    needs: str = ""
 
 
 def _bindings_file() -> Path:
@@ -37,6 +40,10 @@ class ActionRegistry(QObject):
 
     changed = Signal(str)
     """An action got a new shortcut (its id)."""
+    registered = Signal(str)
+    """An action was added to the registry (its id)."""
+    unregistered = Signal(str)
+    """An action left the registry, with the page or widget that owned it (its id)."""
 
     def __init__(self, parent: QObject | None = None, bindings_file: Path | None = None) -> None:
         super().__init__(parent)
@@ -73,6 +80,7 @@ class ActionRegistry(QObject):
         self.specs[spec.id] = spec
         self.actions[spec.id] = action
         self._page_of[spec.id] = page
+        self.registered.emit(spec.id)
         return action
 
     def unregister_page(self, page: str) -> None:
@@ -82,6 +90,7 @@ class ActionRegistry(QObject):
             self._page_of.pop(action_id)
             action = self.actions.pop(action_id)
             action.deleteLater()
+            self.unregistered.emit(action_id)
 
     def unregister_owned_by(self, widget: QWidget) -> None:
         """Forget the actions created on ``widget`` or its children (the page goes away)."""
@@ -93,6 +102,7 @@ class ActionRegistry(QObject):
                 self.specs.pop(action_id)
                 self._page_of.pop(action_id)
                 self.actions.pop(action_id)
+                self.unregistered.emit(action_id)
 
     def default(self, action_id: str) -> str:
         """The shortcut an action has when the user has not rebound it."""

@@ -2,8 +2,9 @@
 
 Identity: ``--as`` or ``$ANNOTATOR_USER`` first, else (in an annotator's offline project)
 its annotator, else the person remembered on this machine for this project, else the window
-asks. Screenshots never ask: without an identity they show the first annotator with open
-work, so the picture has content.
+asks. Screenshots never ask: without an identity they show, for ``--page``, somebody who lands
+on that page (the curator for the desk), else the first annotator with open work, so the
+picture has content.
 
 ``--open-bundle FILE --into DIR`` first creates the annotator's own project from a work
 bundle and opens it as that annotator on the annotate page.
@@ -23,7 +24,10 @@ from annotator.errors import AnnotatorError
 SCREENSHOT_WAIT_SECONDS = 20.0
 
 
-def _identity(project: object, requested: str | None, screenshot: bool) -> str | None:
+def _identity(project: object, requested: str | None, screenshot: bool,
+              page: str | None = None) -> str | None:
+    from annotator.domain.permissions import landing_page, pages_for
+    from annotator.services.users import list_users
     from annotator.services.workspace import default_annotator
     from annotator.services.workspace_state import remembered_identity
     from annotator.store.project import Project
@@ -39,6 +43,13 @@ def _identity(project: object, requested: str | None, screenshot: bool) -> str |
     remembered = remembered_identity(project)
     if remembered or not screenshot:
         return remembered
+    if page and page != "annotate":  # somebody who lands on that page, else who may see it
+        people = list_users(project)
+        for fits in (lambda roles: landing_page(roles) == page,
+                     lambda roles: page in pages_for(roles)):
+            found = next((u.name for u in people if fits(u.roles)), None)
+            if found:
+                return found
     return default_annotator(project)
 
 
@@ -155,7 +166,8 @@ def open_window(args: argparse.Namespace) -> Any:
         args.page = args.page or "annotate"
     else:
         project = open_project(args.project) if args.project else None
-    user = _identity(project, requested, bool(args.screenshot)) if project else requested
+    user = (_identity(project, requested, bool(args.screenshot), args.page) if project
+            else requested)
     if project is not None and user:
         _log_in(project, user, args)
     window = MainWindow(GuiContext(project, user, case_id=args.case),

@@ -34,8 +34,9 @@ from annotator.gui.roundtrip.controller import RoundTripActions
 from annotator.store.project import Project
 
 # The pages the app has, by the core's page ids (the core's table orders the page bar and
-# says who sees which; its "desk" page is not built yet, so nobody is shown it).
+# says who sees which).
 PAGES = (
+    ("desk", "Desk"),
     ("annotate", "Annotate"),
     ("sme", "SME review"),
     ("review", "Meta-review"),

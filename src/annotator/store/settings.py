@@ -79,6 +79,10 @@ LOCAL_USER = _declare(Option[str | None](
 REVIEW_REASON_CODES = _declare(Option[list[str] | None](
     "review_reason_codes", list, None, "the project's own short list of reason codes"
 ))
+# -- the curator's desk ----------------------------------------------------------------------
+STUCK_AFTER_DAYS = _declare(Option[int](
+    "stuck_after_days", int, 7, "the desk lists open work nobody has edited for this many days"
+))
 # -- the offline round trip (an annotator's project made by unbundle) -----------------------
 OFFLINE_PROJECT = _declare(Option[dict[str, Any] | None](
     "offline_project", dict, None, "the offline marker: bundle, annotator, curator project"

@@ -1,0 +1,76 @@
+"""The per-annotator table of the desk, a Qt model over the snapshot's rows (never owning
+data: the rows are the core's :class:`~annotator.services.desk.AnnotatorRow`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from annotator.services.desk import AnnotatorRow
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+def _maybe(value: int | None) -> str:
+    return "–" if value is None else str(value)
+
+
+def minutes(seconds: float | None) -> str:
+    """A duration per case as the desk shows it: ``"7.5 min"``; "–" when none is measured."""
+    return "–" if seconds is None else f"{seconds / 60:.1f} min"
+
+
+COLUMNS: tuple[tuple[str, str, Callable[[AnnotatorRow], str]], ...] = (
+    ("Annotator", "", lambda r: r.name),
+    ("Assigned", "cases assigned now", lambda r: str(r.assigned)),
+    ("Not started", "assigned, not opened for editing yet", lambda r: str(r.not_started)),
+    ("In progress", "edited, not submitted", lambda r: str(r.in_progress)),
+    ("Submitted", "submitted annotations", lambda r: str(r.submitted)),
+    ("Bundled", "assigned cases sent out in a bundle", lambda r: _maybe(r.bundled)),
+    ("Returned", "assigned cases whose work came back in a package",
+     lambda r: _maybe(r.returned)),
+    ("Median time", "median active time per submitted case",
+     lambda r: minutes(r.median_active_seconds)),
+)
+
+
+class AnnotatorTableModel(QAbstractTableModel):
+    """One row per annotator: assigned, not started, in progress, submitted, bundled,
+    returned, median active time per case."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[AnnotatorRow] = []
+
+    def set_rows(self, rows: list[AnnotatorRow]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt's API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt's API
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[index.column()][2](self.rows[index.row()])
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(  # noqa: N802 - Qt's API
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section][0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return COLUMNS[section][1] or None
+        return None

@@ -1,0 +1,369 @@
+"""The curator's desk: where the project stands, as one typed snapshot.
+
+:func:`desk_snapshot` gathers every figure of the desk page and of ``annotator desk``: the
+counts ``status --json`` prints (:func:`~annotator.services.status.project_status`), the
+round trip of ``roundtrip-status --json``, the open conflicts of ``review --status --json``
+(:func:`~annotator.services.review.queue.list_items` and
+:func:`~annotator.services.kinds.waiting_elsewhere`), the agreement headline of
+``agreement --json`` and the SME progress of ``sme-results --json``, so a figure on the
+desk is the same number the command line prints. What no other command shows (per
+annotator: work in progress and median active time; stuck work; submissions per day; the
+progress of every kind of rated work) is read here, one aggregate query per question,
+never a query per case. Everything is read in ``project.read()``; the agreement report
+fills its cache the first time it is computed, as ``agreement`` does.
+
+Seniors see the desk (``Action.VIEW_DESK``); the agreement headline is the curator's only
+(``Action.READ_AGREEMENT``): an adjudicator's snapshot says so instead of a figure.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from annotator.agreement.tables import headline
+from annotator.domain.permissions import Action, may, refusal
+from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
+from annotator.services.agreement import agreement_report
+from annotator.services.kinds import waiting_elsewhere
+from annotator.services.review.queue import list_items
+from annotator.services.sme.results import results as sme_results
+from annotator.services.status import project_status
+from annotator.services.sync.status import roundtrip_status
+from annotator.store.history import record
+from annotator.store.project import Project
+from annotator.store.schema import Annotation, Case, RatedWork, User, UserRole, utcnow
+from annotator.store.settings import STUCK_AFTER_DAYS, get_setting, put_setting
+
+MAX_STUCK_DAYS = 3650
+STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
+
+# Where the conflicts of each kind are decided: the page id of the main window.
+CONFLICT_PAGES = {"cases": "review", "sme_verdicts": "sme", "judge_scoring": "judge"}
+CONFLICT_TITLES = {"cases": "Cases (meta-review)", "sme_verdicts": "SME review items",
+                   "judge_scoring": "Judged outputs"}
+
+
+@dataclass(frozen=True)
+class AnnotatorRow:
+    """One annotator's work on cases (assignments not withdrawn)."""
+
+    name: str
+    assigned: int
+    in_progress: int
+    submitted: int
+    bundled: int | None  # None: not known here (an offline project)
+    returned: int | None  # assigned cases whose work came back in a package
+    median_active_seconds: float | None  # over their submitted cases with a measured time
+
+    @property
+    def not_started(self) -> int:
+        return self.assigned - self.in_progress - self.submitted
+
+
+@dataclass(frozen=True)
+class ConflictQueue:
+    """Conflicts of one kind waiting for a senior, and the page where they are decided."""
+
+    key: str  # "cases" | "sme_verdicts" | "judge_scoring"
+    title: str
+    page: str  # the main window's page id
+    items: int  # cases, SME items or judged outputs with an open conflict
+    open_conflicts: int  # undecided conflicting fields
+
+
+@dataclass(frozen=True)
+class StuckWork:
+    """An assignment nobody has edited for the stuck limit or longer."""
+
+    case_id: str
+    annotator: str
+    state: str  # assigned | in_progress
+    last_edit: datetime
+    idle_days: float
+
+
+@dataclass(frozen=True)
+class FamilyHeadline:
+    """One label family's headline agreement (the Table 8 "Annotator agreement" figure)."""
+
+    id: str
+    title: str
+    agreement: float | None
+    ci95: list[float] | None
+    n_units: int
+    alpha: float | None  # Krippendorff's alpha at the family's level
+
+
+@dataclass(frozen=True)
+class WorkProgress:
+    """Assignments of one kind of rated work: how many are submitted."""
+
+    kind: str  # "case" | "sme" | "judge"
+    assigned: int
+    in_progress: int
+    submitted: int
+
+    @property
+    def fraction(self) -> float:
+        return self.submitted / self.assigned if self.assigned else 0.0
+
+
+@dataclass(frozen=True)
+class BenchmarkProgress:
+    """One SME benchmark's items: with a reference verdict, undecided, unsubmitted."""
+
+    code: str
+    label: str
+    resolved: int
+    undecided: int
+    unsubmitted: int
+
+    @property
+    def total(self) -> int:
+        return self.resolved + self.undecided + self.unsubmitted
+
+
+@dataclass(frozen=True)
+class DeskSnapshot:
+    """Where the project stands (see the module docstring); ``as_json`` is ``desk --json``."""
+
+    reader: str
+    at: datetime
+    status: dict[str, int]  # exactly ``status --json``
+    cases_by_state: dict[str, int]
+    needs_fix: int
+    annotators: list[AnnotatorRow]
+    conflicts: list[ConflictQueue]
+    stuck_after_days: int
+    stuck_total: int
+    stuck: list[StuckWork]  # the oldest, at most STUCK_SHOWN
+    agreement: list[FamilyHeadline] | None  # None: not computed for this reader
+    agreement_note: str  # the report's basis statement, or why there is no figure
+    sme_benchmarks: list[BenchmarkProgress]
+    work: dict[str, WorkProgress]  # by kind
+    submissions_per_day: list[tuple[str, int]]  # ISO date, case submissions that day
+    notes: list[str] = field(default_factory=list)  # figures that could not be read, and why
+
+    def as_json(self) -> dict[str, Any]:
+        def row(obj: Any, **extra: Any) -> dict[str, Any]:
+            return {**asdict(obj), **extra}
+
+        return {
+            "reader": self.reader,
+            "at": self.at.isoformat(timespec="seconds"),
+            "status": self.status,
+            "cases_by_state": self.cases_by_state,
+            "needs_fix": self.needs_fix,
+            "annotators": [row(a, not_started=a.not_started) for a in self.annotators],
+            "conflicts": [asdict(c) for c in self.conflicts],
+            "stuck_after_days": self.stuck_after_days,
+            "stuck_total": self.stuck_total,
+            "stuck": [row(s, last_edit=s.last_edit.isoformat(timespec="seconds"))
+                      for s in self.stuck],
+            "agreement": None if self.agreement is None else [asdict(f) for f in self.agreement],
+            "agreement_note": self.agreement_note,
+            "sme_benchmarks": [row(b, total=b.total) for b in self.sme_benchmarks],
+            "work": {k: row(w, fraction=w.fraction) for k, w in self.work.items()},
+            "submissions_per_day": [{"date": d, "submitted": n}
+                                    for d, n in self.submissions_per_day],
+            "notes": self.notes,
+        }
+
+
+def desk_snapshot(
+    project: Project, reader: str, *, stuck_after_days: int | None = None,
+    now: datetime | None = None,
+) -> DeskSnapshot:
+    """Every figure of the desk for ``reader`` (an adjudicator or a curator).
+
+    ``stuck_after_days`` overrides the project's setting for this call; ``now`` is the
+    moment "no edit for N days" is measured from (the store's UTC clock by default).
+    """
+    now = now or utcnow()
+    with project.read() as session:
+        roles = _roles(session, reader)
+        if not may(roles, Action.VIEW_DESK):
+            raise PermissionDenied(refusal(Action.VIEW_DESK, reader))
+        days = stuck_after_days if stuck_after_days is not None else get_setting(
+            session, STUCK_AFTER_DAYS)
+        if not 0 <= days <= MAX_STUCK_DAYS:
+            raise ValidationError(f"the stuck limit is {days} days; give 0 to {MAX_STUCK_DAYS}")
+        own = _own_figures(session, now - timedelta(days=days), now)
+    notes: list[str] = []
+    status = project_status(project)
+    rows = _annotator_rows(project, own, notes)
+    agreement, agreement_note = _agreement(project, reader, roles)
+    return DeskSnapshot(
+        reader=reader,
+        at=now,
+        status=status,
+        cases_by_state={s.value: status[s.value] for s in CaseState},
+        needs_fix=status["needs_fix"],
+        annotators=rows,
+        conflicts=_conflicts(project, reader),
+        stuck_after_days=days,
+        stuck_total=own.stuck_total,
+        stuck=own.stuck,
+        agreement=agreement,
+        agreement_note=agreement_note,
+        sme_benchmarks=_sme_progress(project, reader),
+        work=own.work,
+        submissions_per_day=own.per_day,
+        notes=notes,
+    )
+
+
+def set_stuck_after_days(project: Project, actor: str, days: int) -> int:
+    """Keep ``days`` as the project's stuck limit (curators only), recorded in the history
+    with the value it replaced; returns that value."""
+    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_STUCK_DAYS:
+        raise ValidationError(f"the stuck limit is a whole number of days from 0 to "
+                              f"{MAX_STUCK_DAYS}, not {days!r}")
+    with project.tx() as session:
+        if not may(_roles(session, actor), Action.SET_STUCK_LIMIT):
+            raise PermissionDenied(refusal(Action.SET_STUCK_LIMIT, actor))
+        before = get_setting(session, STUCK_AFTER_DAYS)
+        if before != days:
+            put_setting(session, STUCK_AFTER_DAYS, days)
+            record(session, actor, "setting_changed", key=STUCK_AFTER_DAYS.key, before=before,
+                   after=days)
+        return before
+
+
+def _roles(session: Session, name: str) -> list[str]:
+    return sorted(session.scalars(
+        select(UserRole.role).join(User, User.id == UserRole.user_id).where(User.name == name)))
+
+
+@dataclass
+class _Own:
+    """The figures read here (not by another command's function)."""
+
+    counts: dict[str, dict[str, int]]  # annotator -> annotation state -> assignments
+    medians: dict[str, float]
+    annotators: list[str]  # every user with the annotator role or with case work, by name
+    stuck_total: int
+    stuck: list[StuckWork]
+    work: dict[str, WorkProgress]
+    per_day: list[tuple[str, int]]
+
+
+def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Own:
+    active = Annotation.withdrawn_at.is_(None)
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for name, state, n in session.execute(
+        select(User.name, Annotation.state, func.count())
+        .join(User, User.id == Annotation.annotator_id).where(active)
+        .group_by(User.name, Annotation.state)
+    ):
+        counts[name][state] += n
+    annotators = sorted(set(counts) | set(session.scalars(
+        select(User.name).join(UserRole, UserRole.user_id == User.id)
+        .where(UserRole.role == Role.ANNOTATOR.value))))
+    times: dict[str, list[float]] = defaultdict(list)
+    seconds = Annotation.labels["active_seconds"].as_float()
+    for name, value in session.execute(
+        select(User.name, seconds).join(User, User.id == Annotation.annotator_id)
+        .where(active, Annotation.state == AnnotationState.SUBMITTED.value, seconds > 0)
+    ):
+        times[name].append(float(value))
+    idle = (
+        select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
+        .join(Case, Case.id == Annotation.case_pk).join(User, User.id == Annotation.annotator_id)
+        .where(active, Annotation.state != AnnotationState.SUBMITTED.value,
+               Case.state == CaseState.ANNOTATING.value, Annotation.updated_at <= stuck_before)
+    )
+    total = session.scalar(select(func.count()).select_from(idle.subquery())) or 0
+    stuck = [
+        StuckWork(case_id, name, state, at, round((now - at).total_seconds() / 86400, 1))
+        for case_id, name, state, at in session.execute(
+            idle.order_by(Annotation.updated_at, Case.case_id).limit(STUCK_SHOWN))
+    ]
+    work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for kind, state, n in session.execute(
+        select(RatedWork.kind, RatedWork.state, func.count())
+        .where(RatedWork.withdrawn_at.is_(None)).group_by(RatedWork.kind, RatedWork.state)
+    ):
+        work[kind][state] += n
+    day = func.date(Annotation.submitted_at)
+    per_day = [
+        (str(d), int(n)) for d, n in session.execute(
+            select(day, func.count())
+            .where(active, Annotation.state == AnnotationState.SUBMITTED.value,
+                   Annotation.submitted_at.is_not(None))
+            .group_by(day).order_by(day))
+    ]
+    return _Own(
+        counts={k: dict(v) for k, v in counts.items()},
+        medians={k: statistics.median(v) for k, v in times.items()},
+        annotators=annotators,
+        stuck_total=int(total),
+        stuck=stuck,
+        work={kind: WorkProgress(kind, sum(work[kind].values()),
+                                 work[kind].get(AnnotationState.IN_PROGRESS.value, 0),
+                                 work[kind].get(AnnotationState.SUBMITTED.value, 0))
+              for kind in ("case", "sme", "judge")},
+        per_day=per_day,
+    )
+
+
+def _annotator_rows(project: Project, own: _Own, notes: list[str]) -> list[AnnotatorRow]:
+    try:
+        trips = {r.annotator: r for r in roundtrip_status(project)}
+    except AnnotatorError as exc:  # an annotator's offline project: no round trip here
+        trips = {}
+        notes.append(f"bundles and packages: {exc}")
+    rows = []
+    for name in own.annotators:
+        states = own.counts.get(name, {})
+        trip = trips.get(name)
+        rows.append(AnnotatorRow(
+            name=name,
+            assigned=sum(states.values()),
+            in_progress=states.get(AnnotationState.IN_PROGRESS.value, 0),
+            submitted=states.get(AnnotationState.SUBMITTED.value, 0),
+            bundled=trip.bundled if trip else None,
+            returned=trip.returned if trip else None,
+            median_active_seconds=own.medians.get(name),
+        ))
+    return rows
+
+
+def _conflicts(project: Project, reader: str) -> list[ConflictQueue]:
+    cases = list_items(project, reader, only_open=True)
+    queues = [ConflictQueue("cases", CONFLICT_TITLES["cases"], CONFLICT_PAGES["cases"],
+                            len({i.case_id for i in cases}), len(cases))]
+    for other in waiting_elsewhere(project, reader):
+        queues.append(ConflictQueue(other.key, CONFLICT_TITLES.get(other.key, other.key),
+                                    CONFLICT_PAGES.get(other.key, ""), other.items,
+                                    other.open_conflicts))
+    return queues
+
+
+def _agreement(
+    project: Project, reader: str, roles: list[str]
+) -> tuple[list[FamilyHeadline] | None, str]:
+    if not may(roles, Action.READ_AGREEMENT):
+        return None, refusal(Action.READ_AGREEMENT, reader)
+    report = agreement_report(project, reader)
+    families = []
+    for section in report["families"]:
+        value, ci = headline(section)
+        alpha = (section["coefficients"].get("krippendorff_alpha") or {}).get("value")
+        families.append(FamilyHeadline(section["id"], section["title"], value, ci,
+                                       int(section["n_units"]), alpha))
+    return families, str(report["basis"].get("statement", ""))
+
+
+def _sme_progress(project: Project, reader: str) -> list[BenchmarkProgress]:
+    found = sme_results(project, reader)
+    return [BenchmarkProgress(b.code, b.label, b.items, b.undecided, b.unsubmitted)
+            for b in found.benchmarks]

@@ -1,0 +1,176 @@
+"""The desk page: a curator lands on it and sees the snapshot ``annotator desk --json``
+prints; an adjudicator reads it with every action disabled and a tooltip naming the role;
+an annotator has no desk. Its jump buttons open the pages where conflicts are decided, its
+Actions area follows the registry's ``project.*`` actions, and it reads again after edits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from annotator.errors import PermissionDenied
+from annotator.services.desk import desk_snapshot
+
+pytestmark = pytest.mark.gui
+
+
+def _desk(window, qtbot):  # type: ignore[no-untyped-def]
+    window.show_page("desk")
+    page = window.built["desk"]
+    qtbot.waitUntil(page.ready, timeout=15_000)
+    return page
+
+
+def test_a_curator_lands_on_the_desk_and_sees_the_snapshot(  # type: ignore[no-untyped-def]
+    make_window, qtbot, qtmodeltester, gui_project
+) -> None:
+    window = make_window(user="cu")
+    assert window.page_ids[window.tabs.currentIndex()] == "desk"
+    page = _desk(window, qtbot)
+    assert page.error.isHidden()
+    shown = page.snapshot.as_json()
+    expected = json.loads(json.dumps(desk_snapshot(gui_project, "cu").as_json()))
+    shown.pop("at"), expected.pop("at")
+    assert json.loads(json.dumps(shown)) == expected
+    s = page.snapshot
+    assert page.cards["cases"].value.text() == str(s.status["cases"]) == "4"
+    assert page.cards["needs_fix"].value.text() == str(s.needs_fix)
+    model = page.annotator_model
+    qtmodeltester.check(model)
+    assert [model.index(r, 0).data() for r in range(model.rowCount())] == ["a1", "a2"]
+    assert [model.index(r, 1).data() for r in range(model.rowCount())] == [
+        str(a.assigned) for a in s.annotators]
+    assert s.agreement is not None  # the curator's agreement headline (no figures yet here)
+    buttons = page.actions_panel.buttons
+    assert {"project.page.agreement", "project.page.export"} <= set(buttons)
+    assert all(b.isEnabled() for b in buttons.values())
+
+
+def test_an_adjudicator_reads_the_desk_with_every_action_disabled(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    window = make_window(user="adj")
+    assert "desk" in window.page_ids
+    assert window.page_ids[window.tabs.currentIndex()] == "review"  # lands on their work
+    page = _desk(window, qtbot)
+    assert page.read_only and "Read only" in page.who.text()
+    buttons = page.actions_panel.buttons
+    assert buttons and not any(b.isEnabled() for b in buttons.values())
+    assert all("needs the curator role" in b.toolTip() for b in buttons.values())
+    assert "Exporting a release needs the curator role" in buttons["project.page.export"].toolTip()
+    assert page.snapshot.agreement is None
+    assert "curator role" in page.agreement_note.text()
+    assert page.jump_buttons["cases"].isEnabled()  # the adjudicator decides them
+
+
+def test_an_annotator_has_no_desk(make_window, gui_project, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from annotator.gui.context import GuiContext
+    from annotator.gui.main_window import make_page
+    from annotator.gui.pages import MessagePage
+
+    window = make_window(user="a1")
+    assert "desk" not in window.page_ids
+    with pytest.raises(PermissionDenied, match="Desk page is not shown to a1"):
+        window.show_page("desk")
+    page = make_page("desk", "Desk", GuiContext(gui_project, "a1"))
+    qtbot.addWidget(page)
+    assert isinstance(page, MessagePage)
+    assert any("adjudicator or curator" in label.text() for label in page.findChildren(QLabel))
+
+
+def test_the_jump_buttons_open_the_pages_that_decide(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(user="cu")
+    page = _desk(window, qtbot)
+    for key, target in (("cases", "review"), ("sme_verdicts", "sme"), ("judge_scoring", "judge")):
+        window.show_page("desk")
+        page.jump_buttons[key].click()
+        assert window.page_ids[window.tabs.currentIndex()] == target, key
+        assert window.stack.currentWidget() is window.built[target]
+        if target != "review":
+            tabs = window.built[target].tabs
+            assert tabs.tabText(tabs.currentIndex()) == "Conflicts", key
+    window.show_page("desk")
+    page.actions_panel.buttons["project.page.export"].click()
+    assert window.page_ids[window.tabs.currentIndex()] == "export"
+
+
+def test_new_project_actions_appear_with_their_permission(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from annotator.gui.actions import ActionSpec
+
+    fired: list[str] = []
+    for user in ("cu", "adj"):
+        window = make_window(user=user)
+        spec = ActionSpec(f"project.test_users_{user}", "Users...", "", "Project",
+                          needs="manage_users")
+        window.registry.register(spec, lambda u=user: fired.append(u), window)
+        page = _desk(window, qtbot)
+        button = page.actions_panel.buttons[spec.id]
+        if user == "cu":
+            assert button.isEnabled()
+            button.click()
+        else:
+            assert not button.isEnabled()
+            assert button.toolTip() == ("Managing users needs the curator role; adj does not "
+                                        "have it.")
+        window.close()
+    assert fired == ["cu"]
+
+
+def test_the_desk_reads_again_after_edits(make_window, qtbot, gui_project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.services.review.kind import CASES
+
+    window = make_window(user="cu")
+    page = _desk(window, qtbot)
+    before = {a.name: a.in_progress for a in page.snapshot.annotators}
+    window.show_page("annotate")
+    CASES.set_field(gui_project, "a2", "T2", "difficulty", "hard")
+    with qtbot.waitSignal(page.refreshed, timeout=15_000):
+        window.show_page("desk")
+    after = {a.name: a.in_progress for a in page.snapshot.annotators}
+    assert after["a2"] == before["a2"] + 1 and after["a1"] == before["a1"]
+
+
+def test_other_views_add_their_section(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(user="cu")
+    page = _desk(window, qtbot)
+    box = page.add_section("Quality", QLabel("per-annotator quality"))
+    assert box.title() == "Quality"
+    qtbot.waitUntil(lambda: box.isVisibleTo(page))  # shown by the next layout pass
+    assert box.findChild(QLabel).text() == "per-annotator quality"
+    assert not box.findChildren(QPushButton)
+
+
+def test_the_screenshot_command_renders_the_desk(project_dir: Path, tmp_path: Path) -> None:
+    from PIL import Image
+
+    out = tmp_path / "desk.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "--project", str(project_dir), "gui", "--page",
+         "desk", "--screenshot", str(out), "--size", "1366x768"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert Image.open(out).size == (1366, 768)
+
+
+def test_the_stuck_limit_is_the_curators(make_window, qtbot, gui_project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.store.settings import STUCK_AFTER_DAYS
+
+    adjudicator = make_window(user="adj")
+    page = _desk(adjudicator, qtbot)
+    assert not page.stuck_days.isEnabled()
+    assert "stuck limit needs the curator role" in page.stuck_days.toolTip()
+    adjudicator.close()
+    curator = make_window(user="cu")
+    page = _desk(curator, qtbot)
+    assert page.stuck_days.isEnabled() and page.stuck_days.value() == STUCK_AFTER_DAYS.default
+    with qtbot.waitSignal(page.refreshed, timeout=15_000):
+        page.stuck_days.setValue(0)  # everything not submitted on an open case is stuck now
+    assert gui_project.setting(STUCK_AFTER_DAYS) == 0
+    assert page.snapshot.stuck_after_days == 0 and page.snapshot.stuck_total > 0
+    assert page.stuck_list.count() == len(page.snapshot.stuck) and page.stuck_list.isVisibleTo(page)

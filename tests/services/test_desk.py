@@ -1,0 +1,234 @@
+"""The desk's snapshot: each figure equals the value the matching command prints as JSON on
+the demo project (``status``, ``review --status``, ``roundtrip-status``, ``agreement``,
+``sme-results``); the figures no other command prints are checked against the store's rows
+read here independently; ``desk --json`` is the snapshot the page shows."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from annotator.cli import main
+from annotator.errors import PermissionDenied
+from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, build_demo
+from annotator.services.desk import desk_snapshot
+from annotator.services.judging import scoring as judge_scoring
+from annotator.services.sme import review as sme_review
+from annotator.store.project import Project, open_project
+from annotator.store.schema import Annotation, Case, User, utcnow
+from annotator.store.settings import STUCK_AFTER_DAYS
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("demo") / "p"
+    build_demo(str(folder))
+    return folder
+
+
+@pytest.fixture
+def demo(demo_dir: Path) -> Any:
+    project = open_project(demo_dir)
+    yield project
+    project.close()
+
+
+def _json(capsys: pytest.CaptureFixture[str], demo_dir: Path, *argv: str,
+          who: str = CURATOR) -> Any:
+    code = main(["--project", str(demo_dir), "--as", who, *argv, "--json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_counts_equal_status_and_review_status(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    snap = desk_snapshot(demo, CURATOR)
+    status = _json(capsys, demo_dir, "status")
+    review = _json(capsys, demo_dir, "review", "--status")
+    assert snap.status == status
+    assert snap.cases_by_state == {k: status[k] for k in
+                                   ("annotating", "in_review", "green_lit", "excluded")}
+    assert sum(snap.cases_by_state.values()) == status["cases"]
+    assert snap.needs_fix == status["needs_fix"] > 0
+    queues = {q.key: q for q in snap.conflicts}
+    assert queues["cases"].open_conflicts == review["conflicts_open"] > 0
+    assert queues["cases"].page == "review"
+    for key, page in (("sme_verdicts", "sme"), ("judge_scoring", "judge")):
+        assert queues[key].items == review["other_queues"][key]["items"] > 0
+        assert queues[key].open_conflicts == review["other_queues"][key]["open_conflicts"]
+        assert queues[key].page == page
+    open_cases = {i["case_id"] for i in _json(capsys, demo_dir, "review", "--list")
+                  if i["state"] == "open"}
+    assert queues["cases"].items == len(open_cases)
+
+
+def test_annotators_equal_agreement_and_roundtrip(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    snap = desk_snapshot(demo, CURATOR)
+    agreement = {a["name"]: a for a in _json(capsys, demo_dir, "agreement")["annotators"]}
+    trips = {r["annotator"]: r for r in _json(capsys, demo_dir, "roundtrip-status")}
+    assert [a.name for a in snap.annotators] == sorted(PHYSICIANS)
+    for row in snap.annotators:
+        assert row.assigned == agreement[row.name]["assigned"] == trips[row.name]["assigned"]
+        assert row.submitted == agreement[row.name]["submitted"]
+        assert row.in_progress + row.not_started == agreement[row.name]["open"]
+        assert row.bundled == trips[row.name]["bundled"]
+        assert row.returned == trips[row.name]["returned"]
+    assert any(r.bundled for r in snap.annotators) and any(r.returned for r in snap.annotators)
+
+
+def test_agreement_headline_equals_agreement_json(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    snap = desk_snapshot(demo, CURATOR)
+    report = _json(capsys, demo_dir, "agreement")
+    assert snap.agreement is not None
+    assert [f.id for f in snap.agreement] == [s["id"] for s in report["families"]]
+    for family, section in zip(snap.agreement, report["families"], strict=True):
+        if section["id"] == "order":
+            expected = section["details"]["strict_agreement"]
+        else:
+            expected = section["coefficients"]["percent_agreement"]
+        assert family.agreement == expected["value"]
+        assert family.ci95 == expected["ci95"]
+        assert family.n_units == section["n_units"]
+        assert family.alpha == section["coefficients"]["krippendorff_alpha"]["value"]
+    assert snap.agreement_note == report["basis"]["statement"]
+
+
+def test_sme_progress_equals_sme_results_json(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    snap = desk_snapshot(demo, CURATOR)
+    results = _json(capsys, demo_dir, "sme-results")["benchmarks"]
+    assert [b.code for b in snap.sme_benchmarks] == [b["code"] for b in results]
+    for mine, theirs in zip(snap.sme_benchmarks, results, strict=True):
+        assert (mine.resolved, mine.undecided, mine.unsubmitted) == (
+            theirs["items"], theirs["undecided"], theirs["unsubmitted"])
+    assert any(b.undecided for b in snap.sme_benchmarks)
+
+
+def test_work_of_each_kind_equals_each_raters_queue(demo: Project) -> None:
+    snap = desk_snapshot(demo, CURATOR)
+    sme_states: Counter[str] = Counter()
+    judge_done = judge_total = 0
+    for name in PHYSICIANS:
+        sme_states.update(e.state for e in sme_review.queue(demo, name))
+        mine = judge_scoring.my_items(demo, name)
+        judge_total += len(mine)
+        judge_done += sum(1 for _item, _title, done in mine if done)
+    sme = snap.work["sme"]
+    assert (sme.assigned, sme.submitted) == (sum(sme_states.values()), sme_states["submitted"])
+    judge = snap.work["judge"]
+    assert (judge.assigned, judge.submitted) == (judge_total, judge_done) != (0, 0)
+    cases = snap.work["case"]
+    assert cases.assigned == sum(a.assigned for a in snap.annotators)
+    assert cases.submitted == snap.status["annotations_submitted"]
+
+
+def _annotations(demo: Project) -> list[tuple[str, str, str, Annotation]]:
+    with demo.read() as session:
+        rows = session.execute(
+            select(Case.case_id, Case.state, User.name, Annotation)
+            .join(Case, Case.id == Annotation.case_pk)
+            .join(User, User.id == Annotation.annotator_id)
+            .where(Annotation.withdrawn_at.is_(None))
+        ).all()
+        return [(c, s, n, a) for c, s, n, a in rows]
+
+
+def test_active_time_and_submissions_per_day_from_the_rows(demo: Project) -> None:
+    snap = desk_snapshot(demo, CURATOR)
+    rows = _annotations(demo)
+    for row in snap.annotators:
+        times = [a.labels.get("active_seconds") for _c, _s, n, a in rows
+                 if n == row.name and a.state == "submitted"]
+        measured = [float(t) for t in times if t]
+        assert measured and row.median_active_seconds == pytest.approx(
+            statistics.median(measured))
+    days = Counter(a.submitted_at.date().isoformat() for *_x, a in rows
+                   if a.state == "submitted")
+    assert snap.submissions_per_day == sorted(days.items())
+    assert sum(n for _d, n in snap.submissions_per_day) == snap.status["annotations_submitted"]
+
+
+def test_stuck_work_follows_the_setting(demo: Project) -> None:
+    assert desk_snapshot(demo, CURATOR).stuck_total == 0  # the demo was made just now
+    later = utcnow() + timedelta(days=30)
+    snap = desk_snapshot(demo, CURATOR, now=later)
+    expected = {(c, n) for c, s, n, a in _annotations(demo)
+                if s == "annotating" and a.state != "submitted"}
+    assert snap.stuck_after_days == STUCK_AFTER_DAYS.default
+    assert {(w.case_id, w.annotator) for w in snap.stuck} == expected != set()
+    assert snap.stuck_total == len(expected)
+    assert all(w.idle_days >= 29 for w in snap.stuck)
+    assert desk_snapshot(demo, CURATOR, now=later, stuck_after_days=31).stuck_total == 0
+    demo.set_setting(STUCK_AFTER_DAYS, 31)
+    try:
+        assert desk_snapshot(demo, CURATOR, now=later).stuck_total == 0
+    finally:
+        demo.set_setting(STUCK_AFTER_DAYS, None)
+
+
+def test_desk_json_is_the_snapshot(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    printed = _json(capsys, demo_dir, "desk")
+    expected = json.loads(json.dumps(desk_snapshot(demo, CURATOR).as_json()))
+    printed.pop("at"), expected.pop("at")
+    assert printed == expected
+    code = main(["--project", str(demo_dir), "desk"])
+    text = capsys.readouterr().out
+    assert code == 0 and "conflicts waiting" in text and PHYSICIANS[0] in text
+
+
+def test_an_adjudicator_sees_no_agreement_and_an_annotator_no_desk(  # type: ignore[no-untyped-def]
+    demo: Project, demo_dir: Path, capsys
+) -> None:
+    snap = desk_snapshot(demo, SENIOR)
+    assert snap.agreement is None and "curator role" in snap.agreement_note
+    assert snap.status == desk_snapshot(demo, CURATOR).status
+    with pytest.raises(PermissionDenied, match="viewing the curator's desk needs"):
+        desk_snapshot(demo, PHYSICIANS[0])
+    code = main(["--project", str(demo_dir), "--as", PHYSICIANS[0], "desk"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "adjudicator or curator" in err
+
+
+def test_the_desk_on_each_back_end(team: Project, tmp_path: Path) -> None:
+    """The aggregate queries (JSON field, date of a timestamp) run on SQLite and PostgreSQL."""
+    from annotator.domain.labels import LabelEdit
+    from annotator.services.assignments import assign
+    from annotator.services.imports import import_cases
+    from annotator.services.review.kind import CASES
+    from factories import make_case, write_case_file
+
+    import_cases(team, "cu", [write_case_file(tmp_path / "d", [make_case("C1")])])
+    assign(team, "cu", 2)
+    CASES.set_fields(team, "a1", "C1", [LabelEdit("active_seconds", 90.0)])
+    snap = desk_snapshot(team, "cu", now=utcnow() + timedelta(days=8))
+    rows = {a.name: a for a in snap.annotators}
+    assert rows["a1"].in_progress == 1 and rows["a1"].median_active_seconds is None
+    assert snap.stuck_total == 2 and snap.submissions_per_day == []
+    assert snap.work["case"].assigned == 2
+
+
+def test_a_curator_sets_the_stuck_limit_in_the_history(team: Project) -> None:
+    from annotator.errors import ValidationError
+    from annotator.services.desk import set_stuck_after_days
+    from annotator.store.schema import HistoryEntry
+
+    assert set_stuck_after_days(team, "cu", 3) == STUCK_AFTER_DAYS.default
+    assert team.setting(STUCK_AFTER_DAYS) == 3
+    assert desk_snapshot(team, "cu").stuck_after_days == 3
+    with team.read() as session:
+        entry = session.scalars(select(HistoryEntry).where(
+            HistoryEntry.action == "setting_changed")).one()
+        assert (entry.actor, entry.key, entry.before, entry.after) == (
+            "cu", "stuck_after_days", STUCK_AFTER_DAYS.default, 3)
+    with pytest.raises(PermissionDenied, match="stuck limit needs the curator role"):
+        set_stuck_after_days(team, "adj", 5)
+    for bad in (-1, 99999, True):
+        with pytest.raises(ValidationError, match="whole number of days"):
+            set_stuck_after_days(team, "cu", bad)
+    assert team.setting(STUCK_AFTER_DAYS) == 3

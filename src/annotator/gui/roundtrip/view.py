@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.curator.commands import command_line
 from annotator.gui.roundtrip import choosers
 from annotator.gui.roundtrip.keymap import IMPORT_PACKAGES, MAKE_BUNDLE
 from annotator.gui.roundtrip.models import ImportReportModel, RoundTripModel
@@ -107,6 +109,22 @@ class RoundTripView(QWidget):
         self.table.clicked.connect(self._row_chosen)
         layout.addWidget(self.table, 3)
         layout.addLayout(self._controls(actions))
+        command_row = QHBoxLayout()
+        command_row.addWidget(QLabel("Command"))
+        self.command = QLineEdit()
+        self.command.setObjectName("command")
+        self.command.setReadOnly(True)
+        self.command.setToolTip("The same on the command line: the bundle (left) and the "
+                                "import of the packages that come back (right)")
+        command_row.addWidget(self.command, 1)
+        self.import_command = QLineEdit(command_line(
+            context, ["package-import", choosers.suggested_name("NAME",
+                                                                choosers.PACKAGE_SUFFIX)]))
+        self.import_command.setReadOnly(True)
+        command_row.addWidget(self.import_command, 1)
+        layout.addLayout(command_row)
+        self.annotator.currentTextChanged.connect(self._show_command)
+        self._show_command()
         self.message = QLabel("")
         self.message.setObjectName("roundtripMessage")
         self.message.setWordWrap(True)
@@ -135,6 +153,13 @@ class RoundTripView(QWidget):
         row.addStretch(1)
         row.addWidget(refresh)
         return row
+
+    def _show_command(self, *_: object) -> None:
+        name = self.annotator.currentText() or "NAME"
+        bundle = command_line(self.context, ["bundle", "--annotator", name, "--out",
+                                             choosers.suggested_name(name,
+                                                                     choosers.BUNDLE_SUFFIX)])
+        self.command.setText(bundle)
 
     def _button(self, text: str, action: QAction) -> QPushButton:
         button = QPushButton(text)

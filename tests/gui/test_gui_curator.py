@@ -1,0 +1,223 @@
+"""The curator runs a project from the app's Project actions alone (issue 22 section 1).
+
+A curator creates a project, adds users, imports, assigns, bundles, imports packages and
+exports through the ``project.*`` actions and their dialogs, on worker threads as for a
+user; the same steps through the ``annotator`` command line make a second store, and the
+two stores hold the same rows (cases, users and roles, rated work, history actions,
+ignoring ids and times). What the annotators and the adjudicator do in between (their
+own pages) is the same service calls in both. The only file dialogs (the round trip's
+choosers) are replaced by functions returning paths.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annotator.cli import main as cli
+from factories import make_case, write_case_file
+
+pytestmark = pytest.mark.gui
+
+WAIT = 30_000
+DATE = "2026-05-06"
+
+
+def _drafts(folder: Path) -> Path:
+    return write_case_file(folder, [make_case("C1"), make_case("C2", case_title="Second")])
+
+
+def _offline_work(bundle: Path, folder: Path, name: str, package: Path) -> None:
+    """An annotator's laptop: open the bundle, accept the suggestions on C1, submit, send."""
+    from annotator.services import annotating, kinds
+    from annotator.services.sync.package import make_package
+    from annotator.services.sync.unbundle import unbundle
+    from annotator.store.project import open_project
+
+    unbundle(bundle, folder)
+    laptop = open_project(folder, create=False, backup=False)
+    annotating.accept_suggestions(laptop, name, "C1")
+    kinds.CASES.submit(laptop, name, "C1")
+    make_package(laptop, package)
+    laptop.close()
+
+
+def _green_light(project: Any) -> None:
+    """The adjudicator's step on the meta-review page (not a curator action)."""
+    from annotator.services.review import decisions
+
+    decisions.green_light(project, "cu", "C1")
+
+
+def canonical(project: Any) -> dict[str, Any]:
+    """The rows that matter, without ids and times."""
+    from sqlalchemy import select
+
+    from annotator.store.schema import Annotation, Case, CaseRevision, HistoryEntry, User
+
+    with project.read() as session:
+        cases = {c.id: c.case_id for c in session.scalars(select(Case))}
+        users = {u.id: u.name for u in session.scalars(select(User))}
+        revisions = {r.id: r for r in session.scalars(select(CaseRevision))}
+        return {
+            "cases": sorted((c.case_id, c.state, revisions[c.current_revision_id].number,
+                             revisions[c.current_revision_id].content_hash)
+                            for c in session.scalars(select(Case))),
+            "users": sorted((u.name, tuple(u.role_names)) for u in session.scalars(select(User))),
+            "work": sorted((cases[a.case_pk], users[a.annotator_id], a.state,
+                            json.dumps(a.labels, sort_keys=True),
+                            json.dumps(a.submitted_labels, sort_keys=True),
+                            a.withdrawn_at is None)
+                           for a in session.scalars(select(Annotation))),
+            "history": [(h.actor, h.action, cases.get(h.case_pk) if h.case_pk else None)
+                        for h in session.scalars(select(HistoryEntry).order_by(HistoryEntry.seq))],
+        }
+
+
+def _by_command_line(root: Path) -> dict[str, Any]:
+    from annotator.store.project import open_project
+
+    where = str(root / "cli")
+    steps = [["users", "add", "cu", "--role", "curator"],
+             ["users", "add", "a1", "--role", "annotator"],
+             ["users", "add", "a2", "--role", "annotator"],
+             ["users", "role", "cu", "--add", "adjudicator"],
+             ["import", str(_drafts(root / "cli-drafts"))],
+             ["assign", "--per-case", "2"],
+             ["bundle", "--annotator", "a1", "--out", str(root / "cli-a1.annotator-bundle")],
+             ["bundle", "--annotator", "a2", "--out", str(root / "cli-a2.annotator-bundle")]]
+    for argv in steps:
+        assert cli(["--project", where, *argv]) == 0, argv
+    packages = []
+    for name in ("a1", "a2"):
+        packages.append(root / f"cli-{name}.annotator-package")
+        _offline_work(root / f"cli-{name}.annotator-bundle", root / f"cli-{name}-laptop", name,
+                      packages[-1])
+    assert cli(["--project", where, "package-import", *map(str, packages)]) == 0
+    project = open_project(where, create=False, backup=False)
+    _green_light(project)
+    assert cli(["--project", where, "export", "--out", str(root / "cli-release"),
+                "--date", DATE]) == 0
+    try:
+        return canonical(project)
+    finally:
+        project.close()
+
+
+@pytest.fixture
+def window(qtbot: Any) -> Iterator[Any]:
+    from PySide6.QtCore import QThreadPool
+
+    from annotator.gui.context import GuiContext
+    from annotator.gui.main_window import MainWindow
+
+    made = MainWindow(GuiContext(None, None), remember=False)
+    qtbot.addWidget(made)
+    made.resize(1366, 768)
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+    QThreadPool.globalInstance().waitForDone(10_000)
+    for project in list(made.roundtrip.owned):
+        project.close()
+
+
+def run(qtbot: Any, dialog: Any, **values: Any) -> str:
+    """Fill the dialog, press its Run button, wait for the result; return what it shows."""
+    dialog.fill(**values)
+    with qtbot.waitSignal(dialog.finished_work, timeout=WAIT) as done:
+        dialog.run_button.click()
+    text = dialog.result.toPlainText()
+    assert done.args == [True], text
+    return str(text)
+
+
+def test_a_curator_runs_the_project_from_the_app_as_the_commands_do(
+    qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotator.gui.roundtrip import choosers
+    from annotator.services.assignments import AssignPlan, plan_assignment
+
+    curator = window.curator
+    for action_id in curator.actions:  # no project yet: only "new or open" can be used
+        assert curator.actions[action_id].isEnabled() == (action_id == "project.open")
+    opener = curator.dialog("project.open")
+    opener.location.setText(str(tmp_path / "gui"))
+    assert opener.command.text().startswith(f"annotator --project {tmp_path / 'gui'}")
+    with qtbot.waitSignal(opener.opened, timeout=WAIT):
+        opener.open_button.click()
+    project = window.context.project
+    assert project is not None and window.context.user is None
+
+    users = curator.dialog("project.users_add")
+    assert "add the first curator" in users.table_note.text()
+    assert run(qtbot, users, name="cu", roles=["curator"]) == "cu: curator"
+    assert window.context.user == "cu"  # the first curator works in the window from now on
+    assert curator.actions["project.import"].isEnabled()
+    assert users.command.text().endswith("--as cu users add cu --role curator")
+    run(qtbot, users, name="a1", roles=["annotator"])
+    run(qtbot, users, name="a2", roles=["annotator"])
+    assert users.table_rows() == [["a1", "annotator"], ["a2", "annotator"], ["cu", "curator"]]
+    roles = curator.dialog("project.users_role")
+    assert run(qtbot, roles, name="cu", add=["adjudicator"]) == "cu: adjudicator, curator"
+    assert roles.command.text().endswith("users role cu --add adjudicator")
+    assert sorted(window.context.roles) == ["adjudicator", "curator"]  # the pages followed
+
+    importer = curator.dialog("project.import")
+    lines = run(qtbot, importer, folder=str(_drafts(tmp_path / "gui-drafts"))).splitlines()
+    assert [line.split()[:2] for line in lines[:2]] == [["added", "C1"], ["added", "C2"]]
+    assert lines[-1].startswith("2 cases: 2 added, 0 updated")
+
+    assigner = curator.dialog("project.assign")
+    plan = plan_assignment(project, "cu", 2)
+    assert assigner.table_rows() == [list(row) for row in plan.rows()]  # the dry run's table
+    assert [r[0] for r in assigner.table_rows()] == ["a1", "a2"]
+    assert assigner.table.horizontalHeaderItem(2).text() == AssignPlan.HEADERS[2]
+    assert assigner.command.text().endswith("assign --per-case 2")
+    assert run(qtbot, assigner).splitlines()[0] == "4 assignment(s) made"
+    assert assigner.table_rows() == [["a1", "2", "0", "2", "-"], ["a2", "2", "0", "2", "-"]]
+
+    curator.actions["project.bundle"].trigger()  # the round trip's own window, reused
+    view = window.roundtrip.view
+    qtbot.waitUntil(lambda: view.annotator.count() == 2, timeout=WAIT)
+    for name in ("a1", "a2"):
+        target = tmp_path / f"gui-{name}.annotator-bundle"
+        monkeypatch.setattr(choosers, "save_file", lambda *_a, t=target: t)
+        view.annotator.setCurrentText(name)
+        assert f"bundle --annotator {name}" in view.command.text()
+        with qtbot.waitSignal(view.finished, timeout=WAIT):
+            view.bundle_button.click()
+        assert target.exists(), view.message.text()
+    packages = []
+    for name in ("a1", "a2"):
+        packages.append(tmp_path / f"gui-{name}.annotator-package")
+        _offline_work(tmp_path / f"gui-{name}.annotator-bundle", tmp_path / f"gui-{name}-laptop",
+                      name, packages[-1])
+    monkeypatch.setattr(choosers, "package_files", lambda *_a: packages)
+    with qtbot.waitSignal(view.finished, timeout=WAIT):
+        curator.actions["project.import_packages"].trigger()
+    assert "refused" not in view.message.text(), view.message.text()
+
+    _green_light(project)
+    curator.actions["project.export"].trigger()  # the existing export page
+    page = window.built["export"]
+    assert window.stack.currentWidget() is page
+    page.out.setText(str(tmp_path / "gui-release"))
+    page.date.setText(DATE)
+    qtbot.waitUntil(page.export_button.isEnabled, timeout=WAIT)
+    page.export_button.click()
+    qtbot.waitUntil(lambda: page.result is not None, timeout=WAIT)
+
+    gui_rows = canonical(project)
+    assert gui_rows == _by_command_line(tmp_path)
+    assert ("cu", "user_roles_changed", None) in gui_rows["history"]
+    # The same release, but for the reviewers' pseudonyms (salted per project).
+    released = [re.sub(r"reviewer-[0-9a-f]{8}", "reviewer",
+                       (tmp_path / f"{side}-release" / "release.json").read_text())
+                for side in ("gui", "cli")]
+    assert released[0] == released[1] and '"C1"' in released[0]

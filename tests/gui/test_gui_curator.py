@@ -221,3 +221,87 @@ def test_a_curator_runs_the_project_from_the_app_as_the_commands_do(
                        (tmp_path / f"{side}-release" / "release.json").read_text())
                 for side in ("gui", "cli")]
     assert released[0] == released[1] and '"C1"' in released[0]
+
+
+def test_cancel_leaves_only_whole_cases_and_the_summary_says_what_was_done(
+    qtbot: Any, make_window: Any, gui_project: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Cancel button, pressed while the third of five cases is being stored."""
+    import threading
+
+    from PySide6.QtWidgets import QPushButton
+
+    from annotator.services import imports
+    from annotator.services.review import view
+    from annotator.services.status import project_status
+
+    window = make_window("cu")
+    drafts = write_case_file(tmp_path / "more", [make_case(f"N{i}") for i in range(1, 6)])
+    stored: list[str] = []
+    reached, go = threading.Event(), threading.Event()
+    real_apply = imports._apply
+
+    def apply_and_wait(*args: Any, **kwargs: Any) -> Any:  # on the worker thread
+        outcome = real_apply(*args, **kwargs)
+        stored.append(outcome.case_id)
+        if len(stored) == 2:
+            reached.set()  # the user sees the progress and presses Cancel now
+            assert go.wait(WAIT / 1000)
+        return outcome
+
+    monkeypatch.setattr(imports, "_apply", apply_and_wait)
+    before = project_status(gui_project)["cases"]
+    dialog = window.curator.dialog("project.import")
+    dialog.fill(folder=str(drafts))
+    with qtbot.waitSignal(dialog.finished_work, timeout=WAIT) as done:
+        dialog.run_button.click()
+        qtbot.waitUntil(reached.is_set, timeout=WAIT)
+        dialog.task.dialog.findChild(QPushButton).click()  # the progress dialog's Cancel
+        go.set()
+    assert done.args == [False] and dialog.outcome.cancelled
+    assert dialog.status.text().startswith("import cancelled: 2 case(s) were stored")
+    lines = dialog.result.toPlainText().splitlines()
+    assert [line.split()[:2] for line in lines[:2]] == [["added", "N1"], ["added", "N2"]]
+    assert lines[2].startswith("2 cases: 2 added, 0 updated")
+    assert lines[3].startswith("import cancelled: 2 case(s) were stored, each whole")
+    assert project_status(gui_project)["cases"] == before + 2
+    for case_id in ("N1", "N2"):  # each whole: its content and its images
+        images = view.case_images(gui_project, case_id)
+        assert images and all(image.data for image in images)
+
+
+def test_project_actions_follow_the_user_s_roles(make_window: Any) -> None:
+    annotator = make_window("a1")
+    actions = annotator.curator.actions
+    assert all(a.startswith("project.") for a in actions) and len(actions) >= 18
+    assert actions["project.open"].isEnabled()
+    for action_id in ("project.import", "project.assign", "project.users_add",
+                      "project.bundle", "project.export"):
+        assert not actions[action_id].isEnabled()
+        assert "needs the curator role" in actions[action_id].toolTip()
+    assert annotator.curator.trigger("project.import") is None  # nothing opens
+    menu = [a.text() for a in annotator.roundtrip.menu.actions()]
+    assert menu[0] == "New or open project..." and "Users" in menu
+    curator = make_window("cu")
+    assert all(a.isEnabled() for a in curator.curator.actions.values())
+
+
+def test_the_assign_preview_is_the_dry_run_and_writes_nothing(
+    qtbot: Any, make_window: Any, gui_project: Any, tmp_path: Path
+) -> None:
+    from annotator.services.imports import import_cases
+    from annotator.services.status import project_status
+
+    import_cases(gui_project, "cu", [write_case_file(tmp_path / "d", [make_case("P1")])])
+    window = make_window("cu")
+    dialog = window.curator.dialog("project.assign")
+    before = project_status(gui_project)
+    dialog.fill(per_case=1, quotas="a1=4")
+    assert dialog.command.text().endswith("assign --per-case 1 --quota a1=4")
+    rows = dialog.table_rows()
+    assert rows == [["a1", "4", "0", "4", "4"], ["a2", "4", "1", "5", "-"]]
+    assert "1 assignment(s) on 1 case(s)" in dialog.table_note.text()
+    dialog.fill(quotas="nobody=1")
+    assert "quota for unknown annotator(s): nobody" in dialog.table_note.text()
+    assert project_status(gui_project) == before

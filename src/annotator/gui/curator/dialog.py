@@ -70,7 +70,9 @@ class CommandDialog(QDialog):
             self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
             self.table.verticalHeader().setVisible(False)
             self.table.setMinimumHeight(120)
-            layout.addWidget(self.table, 2)
+            self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+            self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            layout.addWidget(self.table, 3)
             self.table_note.setWordWrap(True)
             layout.addWidget(self.table_note)
         form = QFormLayout()
@@ -103,14 +105,14 @@ class CommandDialog(QDialog):
         self.result.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.result.setPlaceholderText("What the command says appears here.")
         self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        layout.addWidget(self.result, 3)
+        layout.addWidget(self.result, 2)
         self._changed()
         self.refresh_permission()
 
     def refresh_permission(self) -> None:
         """Enable Run when the window's user may take the job's action, else say who may."""
         reason = refusal(self.context, self.job.action)
-        self.command.setText(command_line(self.context, self.job.argv(self.values())))
+        self._show_command(self.values())
         self.run_button.setEnabled(reason is None and not self.running)
         self.run_button.setToolTip(reason or "")
         if reason is not None:
@@ -145,8 +147,14 @@ class CommandDialog(QDialog):
 
     def _changed(self) -> None:
         values = self.values()
-        self.command.setText(command_line(self.context, self.job.argv(values)))
+        self._show_command(values)
         self.refresh_table()
+
+    def _show_command(self, values: dict[str, Any]) -> None:
+        text = command_line(self.context, self.job.argv(values))
+        self.command.setText(text)
+        self.command.setCursorPosition(0)  # the start: which project, who, which command
+        self.command.setToolTip(text)
 
     def refresh_table(self) -> None:
         """Read the job's table from the store now (a quick read: the users, a plan)."""
@@ -164,13 +172,15 @@ class CommandDialog(QDialog):
         for r, row in enumerate(rows):
             for c, cell in enumerate(row):
                 item = QTableWidgetItem(str(cell))
-                if c and str(cell).lstrip("-").isdigit():
+                if c and (str(cell).isdigit() or str(cell) == "-"):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        if headers:  # the first column (who, which case) takes the room left
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table_note.setText(note)
         self.table_note.setVisible(bool(note))
 

@@ -190,9 +190,15 @@ def _import_args(values: Values) -> list[str]:
     return argv
 
 
+def _quota_items(values: Values) -> list[str]:
+    """``NAME=N`` items, separated by commas or semicolons (names may hold spaces)."""
+    return [item.strip() for item in str(values["quotas"]).replace(";", ",").split(",")
+            if item.strip()]
+
+
 def _quotas(values: Values) -> dict[str, int]:
     quotas: dict[str, int] = {}
-    for item in str(values["quotas"]).replace(",", " ").split():
+    for item in _quota_items(values):
         name, sep, number = item.rpartition("=")
         if not sep or not number.isdigit():
             raise ValidationError(f"a quota is NAME=NUMBER, got {item!r}")
@@ -202,7 +208,7 @@ def _quotas(values: Values) -> dict[str, int]:
 
 def _assign_args(values: Values) -> list[str]:
     argv = ["assign", "--per-case", str(values["per_case"])]
-    for item in str(values["quotas"]).replace(",", " ").split():
+    for item in _quota_items(values):
         argv += ["--quota", item]
     return argv
 
@@ -361,7 +367,8 @@ JOBS: tuple[Job, ...] = (
         "Assign would make (annotator assign --dry-run); nothing is written until Assign.",
         Action.ASSIGN_CASES,
         (FieldSpec("per_case", "Annotators per case", NUMBER, 2),
-         FieldSpec("quotas", "Quotas", tip="NAME=N, separated by spaces or commas")),
+         FieldSpec("quotas", "Quotas",
+                   tip="NAME=N, separated by commas: at most N active cases for NAME")),
         _assign_args, _assign, button="Assign", table=_plan_table,
         table_title="Preview: the balance Assign would make", group="Cases"),
     Job("project.sme_import", "Import SME benchmark specifications", "Import benchmark "

@@ -6,6 +6,7 @@ command that opens the same project is shown to copy (every command takes ``--pr
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,7 +89,9 @@ class OpenProjectDialog(QDialog):
 
     def _changed(self) -> None:
         where = self.location.text().strip() or "FOLDER"
-        self.command.setText(f"annotator --project {shown_location(where)} status")
+        self.command.setText(shlex.join(["annotator", "--project", shown_location(where),
+                                         "status"]))
+        self.command.setCursorPosition(0)
 
     def browse(self) -> None:
         chosen = QFileDialog.getExistingDirectory(self, "Project folder", str(Path.home()))

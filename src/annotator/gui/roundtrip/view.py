@@ -19,6 +19,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -109,20 +110,17 @@ class RoundTripView(QWidget):
         self.table.clicked.connect(self._row_chosen)
         layout.addWidget(self.table, 3)
         layout.addLayout(self._controls(actions))
-        command_row = QHBoxLayout()
-        command_row.addWidget(QLabel("Command"))
+        commands = QFormLayout()
         self.command = QLineEdit()
         self.command.setObjectName("command")
         self.command.setReadOnly(True)
-        self.command.setToolTip("The same on the command line: the bundle (left) and the "
-                                "import of the packages that come back (right)")
-        command_row.addWidget(self.command, 1)
+        commands.addRow("Command, bundle", self.command)
         self.import_command = QLineEdit(command_line(
-            context, ["package-import", choosers.suggested_name("NAME",
-                                                                choosers.PACKAGE_SUFFIX)]))
+            context, ["package-import", "FILE.annotator-package", "..."]))
         self.import_command.setReadOnly(True)
-        command_row.addWidget(self.import_command, 1)
-        layout.addLayout(command_row)
+        self.import_command.setCursorPosition(0)
+        commands.addRow("Command, import", self.import_command)
+        layout.addLayout(commands)
         self.annotator.currentTextChanged.connect(self._show_command)
         self._show_command()
         self.message = QLabel("")
@@ -160,6 +158,7 @@ class RoundTripView(QWidget):
                                              choosers.suggested_name(name,
                                                                      choosers.BUNDLE_SUFFIX)])
         self.command.setText(bundle)
+        self.command.setCursorPosition(0)
 
     def _button(self, text: str, action: QAction) -> QPushButton:
         button = QPushButton(text)

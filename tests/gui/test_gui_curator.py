@@ -305,3 +305,25 @@ def test_the_assign_preview_is_the_dry_run_and_writes_nothing(
     dialog.fill(quotas="nobody=1")
     assert "quota for unknown annotator(s): nobody" in dialog.table_note.text()
     assert project_status(gui_project) == before
+
+
+def test_every_dialog_fits_1366x768_and_names_its_command(
+    make_window: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtCore import QSize
+
+    window = make_window("cu")
+    screen = QSize(1366, 768)
+    opened = 0
+    for action_id in window.curator.actions:
+        if action_id in ("project.export", "project.bundle", "project.import_packages"):
+            continue
+        dialog = window.curator.dialog(action_id)
+        hint = dialog.minimumSizeHint()
+        assert hint.width() <= screen.width() and hint.height() <= screen.height(), action_id
+        assert dialog.width() <= screen.width() and dialog.height() <= screen.height()
+        assert dialog.command.text().startswith("annotator --project "), action_id
+        assert dialog.grab().save(str(tmp_path / f"{action_id}.png"), "PNG")
+        dialog.close()
+        opened += 1
+    assert opened == 15

@@ -41,8 +41,20 @@ ORDER = (OPEN, "project.users_add", "project.users_role", "project.users_passwd"
          "project.sme_items", "project.sme_assign", "project.judge_import",
          "project.judge_scores", "project.judge_assign", "project.repair", "project.backup",
          "project.agreement", EXPORT)
+# Default shortcuts (data; the user rebinds them in the shortcut sheet). Ctrl+Alt with a
+# letter the desktops leave alone (not T, L, D or Delete).
+KEYS = {
+    OPEN: "Ctrl+Shift+O", "project.users_add": "Ctrl+Alt+U", "project.users_role": "Ctrl+Alt+R",
+    "project.users_passwd": "Ctrl+Alt+W", "project.import": "Ctrl+Alt+I",
+    "project.assign": "Ctrl+Alt+A", BUNDLE: "Ctrl+Alt+B", PACKAGES: "Ctrl+Alt+K",
+    "project.sme_import": "Ctrl+Alt+S", "project.sme_items": "Ctrl+Alt+M",
+    "project.sme_assign": "Ctrl+Alt+N", "project.judge_import": "Ctrl+Alt+J",
+    "project.judge_scores": "Ctrl+Alt+H", "project.judge_assign": "Ctrl+Alt+G",
+    "project.repair": "Ctrl+Alt+F", "project.backup": "Ctrl+Alt+Y",
+    "project.agreement": "Ctrl+Alt+E", EXPORT: "Ctrl+Alt+X",
+}
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(i, (BY_ID[i].title + "...") if i in BY_ID else _OTHERS[i][0], "", GROUP)
+    ActionSpec(i, (BY_ID[i].title + "...") if i in BY_ID else _OTHERS[i][0], KEYS[i], GROUP)
     for i in ORDER)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -327,3 +328,45 @@ def test_every_dialog_fits_1366x768_and_names_its_command(
         dialog.close()
         opened += 1
     assert opened == 15
+
+
+def test_the_sme_judging_and_project_dialogs_say_what_their_commands_say(
+    qtbot: Any, make_window: Any, project_dir: Path, template_project: Path, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each dialog runs its command's service on a twin of the project: the same words."""
+    import shutil
+
+    import annotator
+
+    package = Path(annotator.__file__).parent
+    sme = package / "sme_demo"
+    run_file = package / "judged_runs" / "agent-alpha.benchmark_full.json"
+    twin = tmp_path / "twin"
+    shutil.copytree(template_project, twin)
+    window = make_window("cu")
+    # (action, the dialog's values, the command's arguments); {out} is a file of each side's.
+    steps = [
+        ("project.sme_import", {"files": [str(sme)]}, ["sme-import", str(sme)]),
+        ("project.sme_items", {"files": [str(sme / "items.jsonl")]},
+         ["sme-items", str(sme / "items.jsonl")]),
+        ("project.sme_assign", {"per_item": 2}, ["sme-assign", "--per-item", "2"]),
+        ("project.judge_import", {"files": [str(run_file)]}, ["judge-import", str(run_file)]),
+        ("project.judge_assign", {"per_item": 1}, ["judge-assign", "--per-item", "1"]),
+        ("project.repair", {}, ["repair"]),
+        ("project.backup", {"file": "{out}"}, ["backup", "{out}"]),
+        ("project.agreement", {"file": "{out}"}, ["agreement", "--html", "{out}"]),
+    ]
+    for action_id, values, argv in steps:
+        outs = {side: str(tmp_path / f"{side}-{action_id}") for side in ("gui", "cli")}
+        dialog = window.curator.dialog(action_id)
+        shown = run(qtbot, dialog, **{k: v.replace("{out}", outs["gui"]) if isinstance(v, str)
+                                      else v for k, v in values.items()})
+        gui_argv = [a.replace("{out}", outs["gui"]) for a in argv]
+        assert dialog.command.text().endswith(shlex.join(gui_argv)), action_id
+        capsys.readouterr()
+        cli_argv = [a.replace("{out}", outs["cli"]) for a in argv]
+        assert cli(["--project", str(twin), "--as", "cu", *cli_argv]) == 0, cli_argv
+        said = capsys.readouterr().out.strip()
+        assert shown.replace(outs["gui"], outs["cli"]) == said, action_id
+    assert window.curator.dialogs["project.agreement"].open_button.isVisible()

@@ -315,13 +315,11 @@ def _backup(project: Project, _actor: str, values: Values, _state: TaskState) ->
 
 
 def _agreement(project: Project, actor: str, values: Values, _state: TaskState) -> Outcome:
-    from annotator.agreement.html_report import nothing_to_compare, write_html
+    from annotator.agreement.html_report import write_html
     from annotator.services.agreement import agreement_report
 
-    report = agreement_report(project, actor)
-    written = write_html(report, Path(values["file"]))
-    empty = nothing_to_compare(report["basis"]) if "basis" in report else None
-    return Outcome([f"wrote {written}", *([empty] if empty else [])], opens=written)
+    written = write_html(agreement_report(project, actor), Path(values["file"]))
+    return Outcome([f"wrote {written}"], opens=written)  # the report says if it is empty
 
 
 NAME = FieldSpec("name", "User", USER, tip="the user's name")

@@ -1,12 +1,12 @@
 """One dialog for every curator command: its fields, the command it runs, progress, result.
 
-A :class:`CommandDialog` shows a :class:`~annotator.gui.curator.jobs.Job`: what it does,
-an optional table read from the store (the users, the balance an assignment would make,
-the states a repair would move), the job's fields, the command line that does the same
-(to copy), and a Run button. The work runs off the GUI thread through the one long-work
-helper (:func:`annotator.gui.tasks.run_task_in_background`) with progress and Cancel, and
-its lines (the command's own words) fill the result box. The dialog is not modal: the
-window stays usable and a test drives it without a nested event loop.
+A :class:`CommandDialog` shows a :class:`~annotator.gui.curator.catalogue.CuratorCommand`:
+what it does, an optional table read from the store (the users, the balance an assignment
+would make, the states a repair would move), the command's fields, the command line that
+does the same (to copy), and a Run button. The work runs off the GUI thread through the
+one long-work helper (:func:`annotator.gui.tasks.run_task_in_background`) with progress
+and Cancel, and its lines (the command's own words) fill the result box. The dialog is not
+modal: the window stays usable and a test drives it without a nested event loop.
 """
 
 from __future__ import annotations
@@ -33,9 +33,15 @@ from PySide6.QtWidgets import (
 from annotator.errors import AnnotatorError
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
-from annotator.gui.curator.commands import command_line
+from annotator.gui.curator.catalogue import (
+    CuratorCommand,
+    Outcome,
+    acting_user,
+    refusal,
+    user_names,
+)
+from annotator.gui.curator.command_line import command_line
 from annotator.gui.curator.fields import Field
-from annotator.gui.curator.jobs import Job, Outcome, acting_user, refusal, user_names
 from annotator.gui.tasks import TaskProgress, run_task_in_background
 from annotator.tasks import Cancelled, TaskState
 
@@ -43,29 +49,30 @@ ERROR_STYLE = "color: $refused;"
 
 
 class CommandDialog(QDialog):
-    """The dialog of one job (see the module docstring)."""
+    """The dialog of one curator command (see the module docstring)."""
 
     finished_work = Signal(bool)
     """The work ended: True when it succeeded (the result box holds its lines)."""
 
-    def __init__(self, context: GuiContext, job: Job, parent: QWidget | None = None) -> None:
+    def __init__(self, context: GuiContext, spec: CuratorCommand,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         assert context.project is not None
-        self.context, self.job, self.project = context, job, context.project
+        self.context, self.spec, self.project = context, spec, context.project
         self.running = False
         self.task: TaskProgress | None = None
         self.outcome: Outcome | None = None
-        self.setObjectName(job.id)
-        self.setWindowTitle(job.title)
+        self.setObjectName(spec.id)
+        self.setWindowTitle(spec.title)
         self.resize(820, 620)
         layout = QVBoxLayout(self)
-        intro = QLabel(f"<h3>{job.title}</h3>{job.intro}")
+        intro = QLabel(f"<h3>{spec.title}</h3>{spec.intro}")
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.table: QTableWidget | None = None
         self.table_note = QLabel("")
-        if job.table is not None:
-            layout.addWidget(QLabel(f"<b>{job.table_title}</b>"))
+        if spec.table is not None:
+            layout.addWidget(QLabel(f"<b>{spec.table_title}</b>"))
             self.table = QTableWidget()
             self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
             self.table.verticalHeader().setVisible(False)
@@ -77,14 +84,13 @@ class CommandDialog(QDialog):
             layout.addWidget(self.table_note)
         form = QFormLayout()
         names = user_names(self.project)
-        self.fields = {spec.key: Field(spec, self._changed, lambda: names)
-                       for spec in job.fields}
-        for spec in job.fields:
-            form.addRow(spec.label if spec.kind != "check" else "", self.fields[spec.key].widget)
+        self.fields = {f.key: Field(f, self._changed, lambda: names) for f in spec.fields}
+        for f in spec.fields:
+            form.addRow(f.label if f.kind != "check" else "", self.fields[f.key].widget)
         layout.addLayout(form)
         layout.addLayout(self._command_row())
         buttons = QHBoxLayout()
-        self.run_button = QPushButton(job.button)
+        self.run_button = QPushButton(spec.button)
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.run)
         self.open_button = QPushButton("Open")
@@ -110,8 +116,8 @@ class CommandDialog(QDialog):
         self.refresh_permission()
 
     def refresh_permission(self) -> None:
-        """Enable Run when the window's user may take the job's action, else say who may."""
-        reason = refusal(self.context, self.job.action)
+        """Enable Run when the window's user may take the command's action, else say who may."""
+        reason = refusal(self.context, self.spec.action)
         self._show_command(self.values())
         self.run_button.setEnabled(reason is None and not self.running)
         self.run_button.setToolTip(reason or "")
@@ -151,17 +157,17 @@ class CommandDialog(QDialog):
         self.refresh_table()
 
     def _show_command(self, values: dict[str, Any]) -> None:
-        text = command_line(self.context, self.job.argv(values))
+        text = command_line(self.context, self.spec.argv(values))
         self.command.setText(text)
         self.command.setCursorPosition(0)  # the start: which project, who, which command
         self.command.setToolTip(text)
 
     def refresh_table(self) -> None:
-        """Read the job's table from the store now (a quick read: the users, a plan)."""
-        if self.job.table is None or self.table is None:
+        """Read the command's table from the store now (a quick read: the users, a plan)."""
+        if self.spec.table is None or self.table is None:
             return
         try:
-            headers, rows, note = self.job.table(self.project, acting_user(self.context),
+            headers, rows, note = self.spec.table(self.project, acting_user(self.context),
                                                  self.values())
         except AnnotatorError as exc:
             headers, rows, note = (), [], str(exc)
@@ -195,11 +201,11 @@ class CommandDialog(QDialog):
     # -- running --------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Run the job off the GUI thread with progress and Cancel."""
+        """Run the command off the GUI thread with progress and Cancel."""
         if self.running or not self.run_button.isEnabled():
             return
         values = self.values()
-        problem = self.job.check(values) if self.job.check is not None else None
+        problem = self.spec.check(values) if self.spec.check is not None else None
         if problem:
             self._show(Outcome([problem], error=True))
             return
@@ -213,19 +219,19 @@ class CommandDialog(QDialog):
         self.open_button.setVisible(False)
         self.status.setStyleSheet("")
         self.status.setText("Working...")
-        project, job = self.project, self.job
+        project, spec = self.project, self.spec
 
         def work(state: TaskState) -> Outcome:
-            return job.run(project, actor, values, state)
+            return spec.run(project, actor, values, state)
 
-        self.task = run_task_in_background(self, self.job.title, work, self._done, self._failed)
+        self.task = run_task_in_background(self, self.spec.title, work, self._done, self._failed)
 
     def _done(self, outcome: Outcome) -> None:
         self._show(outcome)
 
     def _failed(self, exc: BaseException) -> None:
         if isinstance(exc, Cancelled):
-            lines = self.job.cancelled(exc) if self.job.cancelled is not None else []
+            lines = self.spec.cancelled(exc) if self.spec.cancelled is not None else []
             self._show(Outcome([*lines, str(exc)], error=True, cancelled=True))
         elif isinstance(exc, AnnotatorError):
             self._show(Outcome(getattr(exc, "lines", None) or [str(exc)], error=True))
@@ -248,7 +254,7 @@ class CommandDialog(QDialog):
         self.finished_work.emit(not outcome.error)
 
     def open_result(self) -> None:
-        """Open the file the job wrote (the agreement report) with the desktop's viewer."""
+        """Open the file the command wrote (the agreement report) with the desktop's viewer."""
         from PySide6.QtCore import QUrl
 
         if self.outcome is not None and self.outcome.opens is not None:

@@ -1,7 +1,7 @@
 """The input widgets of the curator's dialogs, one kind per value a command takes.
 
 Every field reads and writes one value (text, a number, a list of roles or paths, a
-yes/no) so a dialog is described as data (:mod:`annotator.gui.curator.jobs`) and a test
+yes/no) so a dialog is described as data (:mod:`annotator.gui.curator.catalogue`) and a test
 fills it the way a user types. The only file dialogs are behind the "Browse..." buttons.
 """
 

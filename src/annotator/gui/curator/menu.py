@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QDialog, QMenu, QWidget
 from annotator.domain.permissions import Action
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.context import GuiContext
+from annotator.gui.curator.catalogue import BY_ID, refusal, user_names
 from annotator.gui.curator.dialog import CommandDialog
-from annotator.gui.curator.jobs import BY_ID, refusal, user_names
 from annotator.gui.curator.open_project import OpenProjectDialog
 from annotator.gui.roundtrip.controller import RoundTripActions
 from annotator.store.project import Project
@@ -92,7 +92,7 @@ class CuratorActions(QObject):
         self.menu = self._menu(window.roundtrip.menu)
 
     def _menu(self, menu: QMenu) -> QMenu:
-        """Put the actions at the top of the Project menu, grouped as the jobs say."""
+        """Put the actions at the top of the Project menu, grouped as the catalogue says."""
         first = menu.actions()[0] if menu.actions() else None
         submenus: dict[str, QMenu] = {}
         added: list[QAction] = []

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from annotator.errors import AnnotatorError
 from annotator.gui import theme
-from annotator.gui.curator.commands import shown_location
+from annotator.gui.curator.command_line import shown_location
 from annotator.gui.tasks import run_task_in_background
 from annotator.store.project import Project, is_url, open_project
 from annotator.tasks import TaskState

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
-from annotator.gui.curator.commands import command_line
+from annotator.gui.curator.command_line import command_line
 from annotator.gui.roundtrip import choosers
 from annotator.gui.roundtrip.keymap import IMPORT_PACKAGES, MAKE_BUNDLE
 from annotator.gui.roundtrip.models import ImportReportModel, RoundTripModel

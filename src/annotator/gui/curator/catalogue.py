@@ -1,9 +1,9 @@
 """Every curator command the app offers, as data: fields, command line, service call.
 
-A :class:`Job` names its action id (``project.*``: the desk shows a button for each and the
-window's Project menu lists them), the permission it needs, its fields, the ``annotator``
-arguments that do the same (``argv``) and ``run``: the very service call of that command,
-returning the lines the command prints. ``run`` runs on a worker thread with a
+A :class:`CuratorCommand` names its action id (``project.*``: the desk shows a button for
+each and the window's Project menu lists them), the permission it needs, its fields, the
+``annotator`` arguments that do the same (``argv``) and ``run``: the very service call of
+that command, returning the lines the command prints. ``run`` runs on a worker thread with a
 :class:`~annotator.tasks.TaskState`; ``table`` (a quick read on the GUI thread) is what the
 dialog shows before Run: the users, the balance an assignment would make
 (``assign --dry-run``), the states a repair would move (``repair --dry-run``).
@@ -41,7 +41,7 @@ Table = tuple[tuple[str, ...], list[tuple[str, ...]], str]  # headers, rows, a n
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a job said: its lines, whether it failed or was cancelled, a file to open."""
+    """What a command said: its lines, whether it failed or was cancelled, a file to open."""
 
     lines: list[str]
     error: bool = False
@@ -50,7 +50,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Job:
+class CuratorCommand:
     id: str  # the action id, "project.import"
     title: str
     intro: str
@@ -236,18 +236,18 @@ def _assign(project: Project, actor: str, values: Values, _state: TaskState) -> 
 
 # -- SME review and judged runs -----------------------------------------------------------
 
-def _all_or_nothing(run: Callable[..., Any], what: str) -> Callable[..., Outcome]:
-    def job(project: Project, actor: str, values: Values, _state: TaskState) -> Outcome:
+def _all_or_nothing(service: Callable[..., Any], what: str) -> Callable[..., Outcome]:
+    def call(project: Project, actor: str, values: Values, _state: TaskState) -> Outcome:
         from annotator.services.sme.imports import ImportRejected
 
         try:
-            report = run(project, actor, _paths(values, "files"))
+            report = service(project, actor, _paths(values, "files"))
         except ImportRejected as exc:
             return Outcome([*exc.lines, f"nothing imported: {len(exc.lines)} {what}(s)"],
                            error=True)
         return Outcome(list(report.lines()))
 
-    return job
+    return call
 
 
 def _sme_import(project: Project, actor: str, values: Values, state: TaskState) -> Outcome:
@@ -325,22 +325,25 @@ def _agreement(project: Project, actor: str, values: Values, _state: TaskState) 
 NAME = FieldSpec("name", "User", USER, tip="the user's name")
 FILES_IN = "files"
 
-JOBS: tuple[Job, ...] = (
-    Job("project.users_add", "Add a user", "Add a person with roles, or give a person more "
+COMMANDS: tuple[CuratorCommand, ...] = (
+    CuratorCommand(
+        "project.users_add", "Add a user", "Add a person with roles, or give a person more "
         "roles. The first user of a new project is its curator (you).",
         Action.MANAGE_USERS,
         (FieldSpec("name", "Name"), FieldSpec("roles", "Roles", ROLES_KIND, ["annotator"])),
         lambda v: ["users", "add", v["name"] or "NAME", "--role", *(v["roles"] or ["ROLE"])],
         _add_user, button="Add user", table=_users_table, table_title="Users of this project",
         check=_need("name", "roles"), group="Users"),
-    Job("project.users_role", "Change a user's roles", "Give a user roles or take them "
+    CuratorCommand(
+        "project.users_role", "Change a user's roles", "Give a user roles or take them "
         "away. A user keeps at least one role and the project keeps at least one curator.",
         Action.MANAGE_USERS,
         (NAME, FieldSpec("add", "Add roles", ROLES_KIND), FieldSpec("remove", "Remove roles",
                                                                     ROLES_KIND)),
         _role_args, _change_roles, button="Change roles", table=_users_table,
         table_title="Users of this project", check=_need("name"), group="Users"),
-    Job("project.users_passwd", "Set a password", "Set a user's login password for a team "
+    CuratorCommand(
+        "project.users_passwd", "Set a password", "Set a user's login password for a team "
         "store (PostgreSQL). On a team store without passwords the first one is a curator's "
         "own, set through the store's administrative URL. The password is stored as a salted "
         "scrypt hash.", Action.MANAGE_USERS,
@@ -349,7 +352,8 @@ JOBS: tuple[Job, ...] = (
         lambda v: ["users", "passwd", v["name"] or "NAME"], _passwd, button="Set password",
         table=_users_table, table_title="Users of this project", check=_passwd_check,
         group="Users"),
-    Job("project.import", "Import draft cases", "Import a folder of draft case files. Each "
+    CuratorCommand(
+        "project.import", "Import draft cases", "Import a folder of draft case files. Each "
         "case goes in whole or not at all; Cancel stops between two cases and keeps those "
         "already stored. The result lists every case and counts every status.",
         Action.IMPORT_CASES,
@@ -360,7 +364,8 @@ JOBS: tuple[Job, ...] = (
                    "de-identify DICOM or strip image metadata (not for laptops)")),
         _import_args, _import, button="Import", check=_need("folder"),
         cancelled=_import_cancelled, group="Cases"),
-    Job("project.assign", "Assign cases", "Give every case being annotated K annotators, the "
+    CuratorCommand(
+        "project.assign", "Assign cases", "Give every case being annotated K annotators, the "
         "least loaded first; a quota caps a person's active cases. The table is the balance "
         "Assign would make (annotator assign --dry-run); nothing is written until Assign.",
         Action.ASSIGN_CASES,
@@ -369,59 +374,68 @@ JOBS: tuple[Job, ...] = (
                    tip="NAME=N, separated by commas: at most N active cases for NAME")),
         _assign_args, _assign, button="Assign", table=_plan_table,
         table_title="Preview: the balance Assign would make", group="Cases"),
-    Job("project.sme_import", "Import SME benchmark specifications", "Import benchmark "
+    CuratorCommand(
+        "project.sme_import", "Import SME benchmark specifications", "Import benchmark "
         "specifications (YAML). All or nothing: one problem and nothing is imported.",
         Action.IMPORT_SME,
         (FieldSpec(FILES_IN, "Files", FILES, pattern="Benchmarks (*.yaml *.yml);;All (*)"),),
         lambda v: ["sme-import", *(v[FILES_IN] or ["FILE.yaml"])], _sme_import,
         button="Import", check=_need(FILES_IN), group="SME review"),
-    Job("project.sme_items", "Import SME review items", "Import the outputs SMEs review "
+    CuratorCommand(
+        "project.sme_items", "Import SME review items", "Import the outputs SMEs review "
         "(JSON or JSONL). All or nothing.", Action.IMPORT_SME,
         (FieldSpec(FILES_IN, "Files", FILES, pattern="Items (*.json *.jsonl);;All (*)"),),
         lambda v: ["sme-items", *(v[FILES_IN] or ["ITEMS.jsonl"])], _sme_items,
         button="Import", check=_need(FILES_IN), group="SME review"),
-    Job("project.sme_assign", "Assign SME review items", "Give every SME review item K SMEs, "
+    CuratorCommand(
+        "project.sme_assign", "Assign SME review items", "Give every SME review item K SMEs, "
         "the least loaded first.", Action.ASSIGN_SME,
         (FieldSpec("per_item", "SMEs per item", NUMBER, 2),),
         lambda v: ["sme-assign", "--per-item", str(v["per_item"])], _sme_assign,
         button="Assign", group="SME review"),
-    Job("project.judge_import", "Import judged runs", "Import scoring-core "
+    CuratorCommand(
+        "project.judge_import", "Import judged runs", "Import scoring-core "
         "benchmark_full.json runs: the LLM judges' scores that physicians score too.",
         Action.IMPORT_JUDGED,
         (FieldSpec(FILES_IN, "Runs", FILES, pattern="Runs (*.json);;All (*)"),),
         lambda v: ["judge-import", *(v[FILES_IN] or ["RUN.json"])], _judge_import,
         button="Import", check=_need(FILES_IN), group="Judge scoring"),
-    Job("project.judge_scores", "Import physicians' sheets", "Import physicians' scores "
+    CuratorCommand(
+        "project.judge_scores", "Import physicians' sheets", "Import physicians' scores "
         "from a spreadsheet (CSV).", Action.IMPORT_SCORE_SHEETS,
         (FieldSpec("file", "Sheet", FILE, pattern="Spreadsheets (*.csv);;All (*)"),),
         lambda v: ["judge-scores", v["file"] or "FILE.csv"], _judge_scores,
         button="Import", check=_need("file"), group="Judge scoring"),
-    Job("project.judge_assign", "Assign judged outputs", "Give every judged output K "
+    CuratorCommand(
+        "project.judge_assign", "Assign judged outputs", "Give every judged output K "
         "physicians, the least loaded first.", Action.ASSIGN_JUDGED,
         (FieldSpec("per_item", "Physicians per output", NUMBER, 2),),
         lambda v: ["judge-assign", "--per-item", str(v["per_item"])], _judge_assign,
         button="Assign", group="Judge scoring"),
-    Job("project.repair", "Repair case states", "Recompute each case's state from its "
+    CuratorCommand(
+        "project.repair", "Repair case states", "Recompute each case's state from its "
         "annotations. The table is the dry run (annotator repair --dry-run): what Repair "
         "would move.", Action.REPAIR, (), lambda _v: ["repair"], _repair, button="Repair",
         table=_repair_table, table_title="Dry run: the states Repair would fix",
         group="Project"),
-    Job("project.backup", "Back up the project", "Write a consistent copy of the project "
+    CuratorCommand(
+        "project.backup", "Back up the project", "Write a consistent copy of the project "
         "database (SQLite) while people keep working.", Action.BACKUP,
         (FieldSpec("file", "Backup file", SAVE, pattern="SQLite (*.sqlite);;All (*)"),),
         lambda v: ["backup", v["file"] or "FILE.sqlite"], _backup, button="Back up",
         check=_need("file"), group="Project"),
-    Job("project.agreement", "Agreement report", "Write the inter-annotator agreement report "
+    CuratorCommand(
+        "project.agreement", "Agreement report", "Write the inter-annotator agreement report "
         "as HTML (tables and charts), then open it.", Action.READ_AGREEMENT,
         (FieldSpec("file", "HTML file", SAVE, pattern="HTML (*.html);;All (*)"),),
         lambda v: ["agreement", "--html", v["file"] or "REPORT.html"], _agreement,
         button="Write report", check=_need("file"), group="Project"),
 )
-BY_ID = {job.id: job for job in JOBS}
+BY_ID = {command.id: command for command in COMMANDS}
 
 
-def job(job_id: str) -> Job:
+def named(action_id: str) -> CuratorCommand:
     try:
-        return BY_ID[job_id]
+        return BY_ID[action_id]
     except KeyError:
-        raise AnnotatorError(f"no curator action {job_id!r}") from None
+        raise AnnotatorError(f"no curator action {action_id!r}") from None

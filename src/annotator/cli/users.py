@@ -6,11 +6,13 @@ import argparse
 from typing import Any
 
 from annotator.cli._shared import actor_of, new_password, print_json, project_of
+from annotator.domain.states import ROLES
 from annotator.errors import AnnotatorError
-from annotator.services.assignments import assign, reassign
+from annotator.services.assignments import assign, plan_assignment, reassign
 from annotator.services.users import (
     add_user,
     administers_store,
+    change_roles,
     list_users,
     reset_password,
     set_password,
@@ -19,7 +21,7 @@ from annotator.services.users import (
 
 def register(subparsers: Any) -> None:
     """Add ``users`` and ``assign`` to the ``annotator`` parser."""
-    help_ = "add or list users"
+    help_ = "add or list users, change their roles, set passwords"
     p = subparsers.add_parser("users", help=help_, description=help_)
     p.set_defaults(func=cmd_users)
     users_sub = p.add_subparsers(dest="users_command", required=True)
@@ -36,6 +38,13 @@ def register(subparsers: Any) -> None:
     up.add_argument("name")
     up.add_argument("--new-password-file", metavar="FILE",
                     help="read the new password from FILE (else asked at the terminal)")
+    ur = users_sub.add_parser(
+        "role", help="give a user roles or take them away (the last curator stays one)",
+        description="Give a user roles (--add) or take them away (--remove). A user keeps at"
+        " least one role and the project keeps at least one curator.")
+    ur.add_argument("name")
+    ur.add_argument("--add", nargs="+", default=[], metavar="ROLE", choices=list(ROLES))
+    ur.add_argument("--remove", nargs="+", default=[], metavar="ROLE", choices=list(ROLES))
     ul = users_sub.add_parser("list", help="list users and their roles")
     ul.add_argument("--json", action="store_true")
 
@@ -52,12 +61,18 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--reassign-from", metavar="NAME", help="move NAME's open cases")
     p.add_argument("--to", metavar="NAME", help="with --reassign-from: the new annotator")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the balance it would make (per annotator) without writing")
 
 
 def cmd_users(args: argparse.Namespace) -> int:
     project = project_of(args)
     if args.users_command == "add":
         info = add_user(project, actor_of(project, args), args.name, args.role)
+        print(f"{info.name}: {', '.join(info.roles)}")
+        return 0
+    if args.users_command == "role":
+        info = change_roles(project, actor_of(project, args), args.name, args.add, args.remove)
         print(f"{info.name}: {', '.join(info.roles)}")
         return 0
     if args.users_command == "passwd":
@@ -89,6 +104,13 @@ def _quotas(values: list[str]) -> dict[str, int]:
 def cmd_assign(args: argparse.Namespace) -> int:
     project = project_of(args)
     actor = actor_of(project, args)
+    if args.dry_run:
+        if args.reassign_from:
+            raise AnnotatorError("--dry-run previews a balanced assignment, not --reassign-from")
+        plan = plan_assignment(project, actor, args.per_case, quotas=_quotas(args.quota))
+        print("\n".join(plan.lines()))
+        print("dry run: nothing was written")
+        return 0
     if args.reassign_from:
         report = reassign(project, actor, args.reassign_from, args.to)
     else:

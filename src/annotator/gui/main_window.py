@@ -29,6 +29,7 @@ from annotator.gui import theme
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.appearance import AppearanceMenu
 from annotator.gui.context import GuiContext
+from annotator.gui.curator.menu import CuratorActions
 from annotator.gui.pages import MessagePage
 from annotator.gui.roundtrip.controller import RoundTripActions
 from annotator.store.project import Project
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.context = context
         self.registry: ActionRegistry = context.actions
         self.roundtrip = RoundTripActions(self)  # open bundle, send my work, curator's view
+        self.curator = CuratorActions(self)  # every curator command, in the Project menu
         self.setWindowTitle(self._title())
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -192,6 +194,8 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.chooser)
         self._fill_tabs([])
         self.tabs.setEnabled(False)
+        self.context.roles = []
+        self.curator.refresh()
         self.who.setText("nobody chosen")
 
     def set_identity(self, name: str) -> None:
@@ -242,6 +246,7 @@ class MainWindow(QMainWindow):
         self.tabs.setEnabled(True)
         self.who.setText(self.context.user or "nobody")
         self.roundtrip.project_changed()
+        self.curator.refresh()
         blocked = self.tabs.blockSignals(True)
         self.tabs.setCurrentIndex(shown.index(start))
         self.tabs.blockSignals(blocked)

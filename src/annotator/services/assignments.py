@@ -101,6 +101,109 @@ def _place(
     _recorded(session, actor, "assigned", annotation, after={"annotator": user.name})
 
 
+@dataclass(frozen=True)
+class BalanceRow:
+    """One annotator's load: active assignments now, those the plan adds, and the total."""
+
+    annotator: str
+    now: int
+    new: int
+    quota: int | None
+
+    @property
+    def total(self) -> int:
+        return self.now + self.new
+
+
+@dataclass
+class AssignPlan:
+    """What ``assign`` would do: the placements, the cases left short, everyone's balance."""
+
+    assigned: list[tuple[str, str]] = field(default_factory=list)  # (case_id, annotator)
+    short: list[tuple[str, int]] = field(default_factory=list)
+    balance: list[BalanceRow] = field(default_factory=list)
+
+    HEADERS = ("annotator", "assigned now", "new", "total", "quota")
+
+    def rows(self) -> list[tuple[str, str, str, str, str]]:
+        """The balance table (the command line prints it, the app shows it), by name."""
+        return [(b.annotator, str(b.now), str(b.new), str(b.total),
+                 "-" if b.quota is None else str(b.quota)) for b in self.balance]
+
+    def lines(self) -> list[str]:
+        """The plan as text: the balance table, the cases left short, a closing count."""
+        table = [self.HEADERS, *self.rows()]
+        widths = [max(len(row[i]) for row in table) for i in range(len(self.HEADERS))]
+        out = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                         for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+               for row in table]
+        out += [f"{case_id}: {missing} annotator(s) short (not enough annotators or quota)"
+                for case_id, missing in self.short]
+        cases = len({case_id for case_id, _ in self.assigned})
+        out.append(f"would make {len(self.assigned)} assignment(s) on {cases} case(s)")
+        return out
+
+
+def _plan(
+    session: Session, per_case: int, quotas: dict[str, int], case_ids: list[str] | None
+) -> tuple[AssignPlan, list[tuple[Case, User]], dict[tuple[uuid.UUID, uuid.UUID], Annotation]]:
+    """The placements ``assign`` makes, computed without writing anything."""
+    annotators = _annotators(session)
+    unknown = set(quotas) - {u.name for u in annotators}
+    if unknown:
+        raise ValidationError(f"quota for unknown annotator(s): {', '.join(sorted(unknown))}")
+    all_rows = list(session.scalars(select(Annotation)))
+    existing = {(a.case_pk, a.annotator_id): a for a in all_rows}
+    active = [a for a in all_rows if a.withdrawn_at is None]
+    load = Counter(a.annotator_id for a in active)
+    before = Counter(load)
+    on_case: dict[object, set[object]] = {}
+    for a in active:
+        on_case.setdefault(a.case_pk, set()).add(a.annotator_id)
+    plan = AssignPlan()
+    placements: list[tuple[Case, User]] = []
+    query = select(Case).where(Case.state == CaseState.ANNOTATING.value).order_by(Case.case_id)
+    if case_ids is not None:
+        query = query.where(Case.case_id.in_(case_ids))
+    for case in session.scalars(query):
+        have = on_case.setdefault(case.id, set())
+        need = per_case - len(have)
+        while need > 0:
+            candidates = [
+                u
+                for u in annotators
+                if u.id not in have and load[u.id] < quotas.get(u.name, 10**9)
+            ]
+            if not candidates:
+                plan.short.append((case.case_id, need))
+                break
+            chosen = min(candidates, key=lambda u: (load[u.id], u.name))
+            placements.append((case, chosen))
+            have.add(chosen.id)
+            load[chosen.id] += 1
+            plan.assigned.append((case.case_id, chosen.name))
+            need -= 1
+    plan.balance = [BalanceRow(u.name, before[u.id], load[u.id] - before[u.id],
+                               quotas.get(u.name)) for u in annotators]
+    return plan, placements, existing
+
+
+def plan_assignment(
+    project: Project,
+    actor: str,
+    per_case: int = 2,
+    *,
+    quotas: dict[str, int] | None = None,
+    case_ids: list[str] | None = None,
+) -> AssignPlan:
+    """What :func:`assign` with the same arguments would do, without writing (``--dry-run``)."""
+    if per_case < 1:
+        raise ValidationError("--per-case must be at least 1")
+    with project.read() as session:
+        require_role(session, actor, Role.CURATOR, "assigning cases")
+        return _plan(session, per_case, quotas or {}, case_ids)[0]
+
+
 def assign(
     project: Project,
     actor: str,
@@ -112,46 +215,18 @@ def assign(
     """Give every annotating case ``per_case`` annotators, least-loaded first.
 
     Already assigned annotators count towards k; a quota caps a person's total active
-    assignments. Ties are broken by name so the result is reproducible.
+    assignments. Ties are broken by name so the result is reproducible. The placements are
+    :func:`plan_assignment`'s, so a dry run shows exactly what this writes.
     """
     if per_case < 1:
         raise ValidationError("--per-case must be at least 1")
-    quotas = quotas or {}
     report = AssignReport()
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "assigning cases")
-        annotators = _annotators(session)
-        unknown = set(quotas) - {u.name for u in annotators}
-        if unknown:
-            raise ValidationError(f"quota for unknown annotator(s): {', '.join(sorted(unknown))}")
-        all_rows = list(session.scalars(select(Annotation)))
-        existing = {(a.case_pk, a.annotator_id): a for a in all_rows}
-        active = [a for a in all_rows if a.withdrawn_at is None]
-        load = Counter(a.annotator_id for a in active)
-        on_case: dict[object, set[object]] = {}
-        for a in active:
-            on_case.setdefault(a.case_pk, set()).add(a.annotator_id)
-        query = select(Case).where(Case.state == CaseState.ANNOTATING.value).order_by(Case.case_id)
-        if case_ids is not None:
-            query = query.where(Case.case_id.in_(case_ids))
-        for case in session.scalars(query):
-            have = on_case.setdefault(case.id, set())
-            need = per_case - len(have)
-            while need > 0:
-                candidates = [
-                    u
-                    for u in annotators
-                    if u.id not in have and load[u.id] < quotas.get(u.name, 10**9)
-                ]
-                if not candidates:
-                    report.short.append((case.case_id, need))
-                    break
-                chosen = min(candidates, key=lambda u: (load[u.id], u.name))
-                _place(session, actor, case, chosen, existing)
-                have.add(chosen.id)
-                load[chosen.id] += 1
-                report.assigned.append((case.case_id, chosen.name))
-                need -= 1
+        plan, placements, existing = _plan(session, per_case, quotas or {}, case_ids)
+        for case, user in placements:
+            _place(session, actor, case, user, existing)
+        report.assigned, report.short = plan.assigned, plan.short
     return report
 
 

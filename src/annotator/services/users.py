@@ -249,3 +249,46 @@ def reset_password(project: Project, name: str, password: str) -> None:
                                    f" own; {name} is not a curator")
         user.password_hash = hashed
         record(session, STORE_ADMIN_ACTOR, "password_set", after={"name": name})
+
+
+def change_roles(
+    project: Project, actor: str, name: str, add: list[str] | None = None,
+    remove: list[str] | None = None,
+) -> UserInfo:
+    """Give ``name`` roles and take others away (curators only), with a history entry.
+
+    A user keeps at least one role, and the project keeps at least one curator: removing
+    the last curator's role would leave nobody who may manage the project.
+    """
+    add, remove = sorted(set(add or [])), sorted(set(remove or []))
+    bad = [r for r in (*add, *remove) if r not in ROLES]
+    if bad or not (add or remove):
+        raise ValidationError(
+            f"roles must be among {', '.join(ROLES)} (got {', '.join(bad) or 'none'})")
+    both = sorted(set(add) & set(remove))
+    if both:
+        raise ValidationError(f"a role cannot be added and removed at once: {', '.join(both)}")
+    with project.tx() as session:
+        require_role(session, actor, Role.CURATOR, "changing roles")
+        user = get_user(session, name)
+        before = sorted(user.role_names)
+        after = sorted((set(before) | set(add)) - set(remove))
+        if not after:
+            raise ValidationError(f"{name} would have no role left; give another role first")
+        if Role.CURATOR.value in before and Role.CURATOR.value not in after:
+            others = [u for u in session.scalars(select(User).where(User.id != user.id))
+                      if Role.CURATOR.value in u.role_names]
+            if not others:
+                raise ValidationError(f"{name} is the project's last curator; make someone"
+                                      " else a curator first")
+        for row in [r for r in user.roles if r.role in remove]:
+            user.roles.remove(row)
+            session.delete(row)
+        for role in add:
+            if role not in before:
+                user.roles.append(UserRole(role=role))
+        if after != before:
+            record(session, actor, "user_roles_changed",
+                   before={"name": name, "roles": before}, after={"name": name, "roles": after})
+        session.flush()
+        return UserInfo(user.name, sorted(user.role_names))

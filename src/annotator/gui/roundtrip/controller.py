@@ -75,7 +75,8 @@ class RoundTripActions(QObject):
                 self.menu.addSeparator()
         self.menu_button = QToolButton()
         self.menu_button.setText("Project \u25be")
-        self.menu_button.setToolTip("Open a work bundle, send your work, the round trip")
+        self.menu_button.setToolTip("The project: open or make one, users, import, assign, "
+                                    "bundles and packages, export; open a work bundle")
         self.menu_button.setMenu(self.menu)
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.message = QLabel("")

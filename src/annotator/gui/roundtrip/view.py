@@ -19,9 +19,11 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.curator.command_line import command_line
 from annotator.gui.roundtrip import choosers
 from annotator.gui.roundtrip.keymap import IMPORT_PACKAGES, MAKE_BUNDLE
 from annotator.gui.roundtrip.models import ImportReportModel, RoundTripModel
@@ -107,6 +110,19 @@ class RoundTripView(QWidget):
         self.table.clicked.connect(self._row_chosen)
         layout.addWidget(self.table, 3)
         layout.addLayout(self._controls(actions))
+        commands = QFormLayout()
+        self.command = QLineEdit()
+        self.command.setObjectName("command")
+        self.command.setReadOnly(True)
+        commands.addRow("Command, bundle", self.command)
+        self.import_command = QLineEdit(command_line(
+            context, ["package-import", "FILE.annotator-package", "..."]))
+        self.import_command.setReadOnly(True)
+        self.import_command.setCursorPosition(0)
+        commands.addRow("Command, import", self.import_command)
+        layout.addLayout(commands)
+        self.annotator.currentTextChanged.connect(self._show_command)
+        self._show_command()
         self.message = QLabel("")
         self.message.setObjectName("roundtripMessage")
         self.message.setWordWrap(True)
@@ -135,6 +151,14 @@ class RoundTripView(QWidget):
         row.addStretch(1)
         row.addWidget(refresh)
         return row
+
+    def _show_command(self, *_: object) -> None:
+        name = self.annotator.currentText() or "NAME"
+        bundle = command_line(self.context, ["bundle", "--annotator", name, "--out",
+                                             choosers.suggested_name(name,
+                                                                     choosers.BUNDLE_SUFFIX)])
+        self.command.setText(bundle)
+        self.command.setCursorPosition(0)
 
     def _button(self, text: str, action: QAction) -> QPushButton:
         button = QPushButton(text)

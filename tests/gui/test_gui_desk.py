@@ -47,7 +47,7 @@ def test_a_curator_lands_on_the_desk_and_sees_the_snapshot(  # type: ignore[no-u
         str(a.assigned) for a in s.annotators]
     assert s.agreement is not None  # the curator's agreement headline (no figures yet here)
     buttons = page.actions_panel.buttons
-    assert {"project.page.agreement", "project.page.export"} <= set(buttons)
+    assert {"project.agreement", "project.export"} <= set(buttons)
     assert all(b.isEnabled() for b in buttons.values())
 
 
@@ -59,10 +59,11 @@ def test_an_adjudicator_reads_the_desk_with_every_action_disabled(  # type: igno
     assert window.page_ids[window.tabs.currentIndex()] == "review"  # lands on their work
     page = _desk(window, qtbot)
     assert page.read_only and "Read only" in page.who.text()
-    buttons = page.actions_panel.buttons
+    buttons = dict(page.actions_panel.buttons)
+    assert buttons.pop("project.open").isEnabled()  # anyone may open another project
     assert buttons and not any(b.isEnabled() for b in buttons.values())
     assert all("needs the curator role" in b.toolTip() for b in buttons.values())
-    assert "Exporting a release needs the curator role" in buttons["project.page.export"].toolTip()
+    assert "Exporting a release needs the curator role" in buttons["project.export"].toolTip()
     assert page.snapshot.agreement is None
     assert "curator role" in page.agreement_note.text()
     assert page.jump_buttons["cases"].isEnabled()  # the adjudicator decides them
@@ -95,7 +96,7 @@ def test_the_jump_buttons_open_the_pages_that_decide(make_window, qtbot) -> None
             tabs = window.built[target].tabs
             assert tabs.tabText(tabs.currentIndex()) == "Conflicts", key
     window.show_page("desk")
-    page.actions_panel.buttons["project.page.export"].click()
+    page.actions_panel.buttons["project.export"].click()
     assert window.page_ids[window.tabs.currentIndex()] == "export"
 
 

@@ -53,8 +53,16 @@ KEYS = {
     "project.repair": "Ctrl+Alt+F", "project.backup": "Ctrl+Alt+Y",
     "project.agreement": "Ctrl+Alt+E", EXPORT: "Ctrl+Alt+X",
 }
+
+
+def permission(action_id: str) -> Action | None:
+    """The permission an action needs (None: anyone, e.g. opening a project)."""
+    return BY_ID[action_id].action if action_id in BY_ID else _OTHERS[action_id][1]
+
+
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(i, (BY_ID[i].title + "...") if i in BY_ID else _OTHERS[i][0], KEYS[i], GROUP)
+    ActionSpec(i, (BY_ID[i].title + "...") if i in BY_ID else _OTHERS[i][0], KEYS[i], GROUP,
+               needs=needed.value if (needed := permission(i)) else "")
     for i in ORDER)
 
 
@@ -71,11 +79,6 @@ class CuratorWindow(Protocol):
     def build_pages(self) -> None: ...
     def show_page(self, page_id: str) -> None: ...
     def as_widget(self) -> QWidget: ...
-
-
-def permission(action_id: str) -> Action | None:
-    """The permission an action needs (None: anyone, e.g. opening a project)."""
-    return BY_ID[action_id].action if action_id in BY_ID else _OTHERS[action_id][1]
 
 
 class CuratorActions(QObject):

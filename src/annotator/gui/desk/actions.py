@@ -4,9 +4,8 @@
 An action says which permission it needs (``ActionSpec.needs``, a
 :class:`~annotator.domain.permissions.Action` value; else an id ``project.<action>`` that
 names one); a user whose roles do not allow it sees its button disabled, with a tooltip
-naming the role it needs (``gui.permits``). Until the curator's own ``project.*`` actions
-exist, the desk registers :data:`DESK_ACTIONS`: the curator's pages and windows that already
-are (agreement, export, the round trip).
+naming the role it needs (``gui.permits``). The actions are the curator's commands
+(:mod:`annotator.gui.curator.menu`).
 """
 
 from __future__ import annotations
@@ -23,16 +22,6 @@ from annotator.gui.permits import why_not
 
 PREFIX = "project."
 GROUP = "Project"
-DESK_ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("project.page.agreement", "Agreement report", "", GROUP,
-               needs=Action.READ_AGREEMENT.value),
-    ActionSpec("project.page.export", "Export a release", "", GROUP, needs=Action.EXPORT.value),
-    ActionSpec("project.roundtrip.bundle", "Make a bundle...", "", GROUP,
-               needs=Action.BUNDLE.value),
-    ActionSpec("project.roundtrip.packages", "Import packages...", "", GROUP,
-               needs=Action.IMPORT_PACKAGE.value),
-    ActionSpec("project.roundtrip.view", "Round trip", "", GROUP, needs=Action.BUNDLE.value),
-)
 
 
 def needed_action(spec: ActionSpec) -> Action | None:

@@ -40,7 +40,7 @@ from annotator.errors import AnnotatorError, PermissionDenied
 from annotator.gui import theme
 from annotator.gui.actions import ActionSpec
 from annotator.gui.context import GuiContext
-from annotator.gui.desk.actions import DESK_ACTIONS, ActionsPanel
+from annotator.gui.desk.actions import ActionsPanel
 from annotator.gui.desk.cards import FigureCard, ProgressRow, align
 from annotator.gui.desk.chart import SubmissionsChart
 from annotator.gui.desk.models import AnnotatorTableModel
@@ -60,9 +60,6 @@ SHORT = {"cases": "cases", "sme_verdicts": "SME", "judge_scoring": "judged"}
 ITEM_WORDS = {"cases": "case(s)", "sme_verdicts": "item(s)", "judge_scoring": "output(s)"}
 WORK_TITLES = {"case": "Case annotations", "sme": "SME verdicts", "judge": "Judge scoring"}
 # Round-trip window actions the desk's interim project.* actions trigger.
-ROUNDTRIP_OF = {"project.roundtrip.bundle": "roundtrip.make_bundle",
-                "project.roundtrip.packages": "roundtrip.import_packages",
-                "project.roundtrip.view": "roundtrip.view"}
 
 
 class PageWindow(Protocol):
@@ -124,13 +121,6 @@ class DeskPage(QWidget):
         self.body.addStretch(1)
         outer.addWidget(self._actions_column())
         self.registry.register(REFRESH, self.refresh, self, page=PAGE_ID)
-        handlers = {"project.page.agreement": lambda: self.jump("agreement"),
-                    "project.page.export": lambda: self.jump("export")}
-        for spec in DESK_ACTIONS:
-            if spec.id in self.registry.specs:
-                continue  # somebody else registered it already (the curator's own actions)
-            handler = handlers.get(spec.id) or self._roundtrip_handler(ROUNDTRIP_OF[spec.id])
-            self.registry.register(spec, handler, self, page=PAGE_ID)
 
     # -- building ------------------------------------------------------------------------
 
@@ -419,14 +409,6 @@ class DeskPage(QWidget):
             for i in range(tabs.count()):
                 if tabs.tabText(i) == "Conflicts":
                     tabs.setCurrentIndex(i)
-
-    def _roundtrip_handler(self, action_id: str) -> Any:
-        def trigger() -> None:
-            action = self.registry.actions.get(action_id)
-            if action is not None and action.isEnabled():
-                action.trigger()
-
-        return trigger
 
 
 def _clear(layout: QGridLayout | QVBoxLayout) -> None:

@@ -122,7 +122,7 @@ def run_bench(
         ]
         gui = [k for k in GUI_KEYS if want(k)]
         if gui:
-            steps.append(("gui", lambda: _gui(project_dir, runs, gui)))
+            steps.append(("gui", lambda: measure_gui(project_dir, runs, gui)))
         for key, step in steps:
             if key != "gui" and not want(key):
                 continue
@@ -245,7 +245,7 @@ def _review_queue(project_dir: Path, runs: int) -> dict[str, Any]:
     return figure(times, None, TARGETS["review_queue"])
 
 
-def _gui(project_dir: Path, runs: int, keys: list[str]) -> dict[str, Any]:
+def measure_gui(project_dir: Path, runs: int, keys: list[str]) -> dict[str, Any]:
     user = annotator_names(ANNOTATORS)[0]
     starts, bases = [], []
     switches: dict[str, list[float]] = {"first": [], "thumbs": [], "blocked": [], "list": []}

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.bench.clone import clone_cases
-from annotator.bench.run import ANNOTATORS, machine
+from annotator.bench.run import ANNOTATORS, machine, measure_gui
 from annotator.bench.synth import build_bench_project
 from annotator.errors import ProjectError
 from annotator.store.project import open_project
@@ -106,10 +106,8 @@ def _child(folder: Path, runs: int) -> dict[str, Any]:
 
 
 def _gui_figures(folder: Path, runs: int) -> dict[str, Any]:
-    from annotator.bench.run import _gui  # the GUI probe of ``annotator bench``
-
     try:
-        found = _gui(folder, runs, list(GUI_FIGURES))
+        found = measure_gui(folder, runs, list(GUI_FIGURES))  # ``annotator bench``'s probe
     except RuntimeError as exc:
         return {"gui": {"error": str(exc)[:2000]}}
     out: dict[str, Any] = {}

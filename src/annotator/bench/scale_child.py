@@ -24,6 +24,7 @@ from annotator.services import annotating, kinds, workspace
 from annotator.services.agreement import agreement_report
 from annotator.services.case_history import case_history
 from annotator.services.demo import _label_fully
+from annotator.services.desk import desk_snapshot
 from annotator.services.review.queue import case_queue
 from annotator.services.status import project_status
 from annotator.store.project import Project, open_project
@@ -60,6 +61,8 @@ def measure(project: Project, runs: int) -> dict[str, Any]:
     out["review_queue"] = _figure(
         "review_queue", _timed(lambda: case_queue(project, SENIOR), runs))
     out["status"] = _figure("status", _timed(lambda: project_status(project), runs))
+    out["desk_figures"] = _figure(
+        "desk_figures", _timed(lambda: desk_snapshot(project, CURATOR), runs))
     out["case_history"] = _figure(
         "case_history", _timed(lambda: case_history(project, CURATOR, case_id), runs))
     out["agreement_incremental"] = _figure(

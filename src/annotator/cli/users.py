@@ -6,8 +6,10 @@ import argparse
 from typing import Any
 
 from annotator.cli._shared import actor_of, new_password, print_json, project_of
+from annotator.cli.quality import add_repeat_flags, run_repeats
 from annotator.errors import AnnotatorError
 from annotator.services.assignments import assign, reassign
+from annotator.services.rating.repeats import check_rate
 from annotator.services.users import (
     add_user,
     administers_store,
@@ -52,6 +54,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--reassign-from", metavar="NAME", help="move NAME's open cases")
     p.add_argument("--to", metavar="NAME", help="with --reassign-from: the new annotator")
+    add_repeat_flags(p)
 
 
 def cmd_users(args: argparse.Namespace) -> int:
@@ -89,6 +92,7 @@ def _quotas(values: list[str]) -> dict[str, int]:
 def cmd_assign(args: argparse.Namespace) -> int:
     project = project_of(args)
     actor = actor_of(project, args)
+    check_rate(args.repeat_rate, args.repeat_after)
     if args.reassign_from:
         report = reassign(project, actor, args.reassign_from, args.to)
     else:
@@ -96,4 +100,5 @@ def cmd_assign(args: argparse.Namespace) -> int:
     print(f"{report.count} assignment(s) made")
     for case_id, missing in report.short:
         print(f"{case_id}: {missing} annotator(s) short (not enough annotators or quota)")
+    run_repeats(args, "case")
     return 0

@@ -30,6 +30,7 @@ from annotator.errors import NotFound, ValidationError
 from annotator.services.users import get_user, list_users
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).
@@ -128,7 +129,8 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
             .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
             .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
         ).all()
-        everything = [_row(annotation, case, revision) for annotation, case, revision in pairs]
+        everything = [_row(served(session, annotation), case, revision)
+                      for annotation, case, revision in pairs]
     everything.sort(key=lambda pair: natural_key(pair[0].case_id))
     searched = [row for row, hay in everything if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
@@ -158,7 +160,8 @@ def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
         ).first()
         if found is None:
             raise NotFound(f"case {case_id} is not assigned to {annotator}")
-        return _row(*found)[0]
+        annotation, case, revision = found
+        return _row(served(session, annotation), case, revision)[0]
 
 
 def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[CaseRow, str]:

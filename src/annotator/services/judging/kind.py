@@ -19,6 +19,7 @@ from annotator.judging.sheet import check_value
 from annotator.services.judging.review import conflict_reason
 from annotator.services.judging.scoring import judge_item, judges_of, missing_keys, own_sheet
 from annotator.services.rating.engine import Loaded, RatingKind
+from annotator.store.repeats import served
 from annotator.store.schema import JudgeAdjudication, JudgeItem, PhysicianScore, User
 
 
@@ -37,7 +38,7 @@ class JudgeKind(RatingKind):
 
     def load(self, session: Session, actor: str, ref: Any) -> Loaded:
         item = judge_item(session, ref)
-        return Loaded(own_sheet(session, actor, item.id), item)
+        return Loaded(served(session, own_sheet(session, actor, item.id)), item)
 
     def title(self, loaded: Loaded) -> str:
         return f"output {loaded.item.position}"
@@ -68,6 +69,9 @@ class JudgeKind(RatingKind):
     def revealed(self, session: Session, loaded: Loaded) -> dict[str, dict[str, Any]]:
         """The judges' scores and reasons of the output."""
         return judges_of(session, loaded.item.id)
+
+    def item_key(self, item: Any) -> str:
+        return str(item.id)
 
     def load_item(self, session: Session, item_ref: Any) -> JudgeItem:
         return judge_item(session, item_ref)

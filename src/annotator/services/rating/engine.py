@@ -23,7 +23,8 @@ from annotator.errors import ConflictError, StateError, ValidationError
 from annotator.services.users import require_reader_of_others, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Decision, HistoryEntry, RatedWork, utcnow
+from annotator.store.schema import Decision, HistoryEntry, QualityItem, RatedWork, utcnow
+from annotator.store.settings import GOLD_SHOWN_TO_RATERS, get_setting
 
 # One field edit: set ``key`` to ``value`` (None clears it). The label map's edit, for all kinds.
 FieldEdit = LabelEdit
@@ -107,6 +108,11 @@ class RatingKind(ABC):
     def revealed(self, session: Session, loaded: Loaded) -> Any:
         """What the rater may see once submitted (the automated verdict, the judges)."""
         return None
+
+    @abstractmethod
+    def item_key(self, item: Any) -> str:
+        """The item's reference as text (a case id, a task's or output's id): how calibration
+        and gold items name it. ``item`` is a :class:`Loaded`'s item or :meth:`load_item`'s."""
 
     @abstractmethod
     def load_item(self, session: Session, item_ref: Any) -> Any:
@@ -259,7 +265,36 @@ class RatingKind(ABC):
                 "values": dict(work.values),
                 "missing": [] if submitted else self.missing(session, loaded),
                 "revealed": self.revealed(session, loaded) if submitted else None,
+                "feedback": self.feedback_in(session, loaded) if submitted else None,
             }
+
+    def feedback(self, project: Project, actor: str, ref: Any) -> dict[str, Any] | None:
+        """A calibration item's reference answer and reason beside the rater's own (a gold
+        item's too when the curator shows them); StateError before submitting."""
+        with project.read() as session:
+            loaded = self.load(session, actor, ref)
+            if loaded.work.state != SUBMITTED:
+                raise StateError("submit your answer before the reference is shown")
+            return self.feedback_in(session, loaded)
+
+    def feedback_in(self, session: Session, loaded: Loaded) -> dict[str, Any] | None:
+        """:meth:`feedback` of a submitted row inside the caller's transaction (None: the
+        item is neither, or a gold item the curator does not show)."""
+        if loaded.work.state != SUBMITTED:
+            return None
+        rows = session.scalars(
+            select(QualityItem).where(QualityItem.kind == self.name,
+                                      QualityItem.item_ref == self.item_key(loaded.item))
+            .order_by(QualityItem.purpose)
+        )
+        show_gold = get_setting(session, GOLD_SHOWN_TO_RATERS)
+        for row in rows:
+            if row.purpose == "calibration" or show_gold:
+                yours = loaded.work.submitted or {}
+                return {"purpose": row.purpose, "reference": dict(row.reference),
+                        "reason": row.reason,
+                        "yours": {key: yours.get(key) for key in row.reference}}
+        return None
 
     def trail(self, project: Project, actor: str, ref: Any) -> list[dict[str, Any]]:
         """The rater's own history on the item, oldest first (sets with the value each

@@ -24,6 +24,7 @@ from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.decisions import decide
 from annotator.services.users import get_user
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import Adjudication, Annotation, Case, CaseRevision
 
 
@@ -56,7 +57,8 @@ class CaseKind(RatingKind):
     decision_model = Adjudication
 
     def load(self, session: Session, actor: str, ref: Any) -> Loaded:
-        case, annotation = load_annotation(session, actor, str(ref))
+        case, first = load_annotation(session, actor, str(ref))
+        annotation = served(session, first)
         return Loaded(annotation, (case, revision_of(session, annotation)))
 
     def title(self, loaded: Loaded) -> str:
@@ -107,8 +109,14 @@ class CaseKind(RatingKind):
         return self.history(loaded)
 
     def after_submit(self, session: Session, actor: str, loaded: Loaded) -> str:
-        """The case's state: in review once its annotators have all submitted."""
+        """The case's state: in review once its annotators have all submitted (a hidden
+        repeat moves nothing)."""
+        if loaded.work.repeat_of is not None:
+            return str(loaded.item[0].state)
         return refresh_case_state(session, loaded.item[0], actor)
+
+    def item_key(self, item: Any) -> str:
+        return str(item[0].case_id)
 
     def load_item(self, session: Session, item_ref: Any) -> tuple[Case, dict[str, Any]]:
         """The case and its current draft content."""

@@ -202,7 +202,8 @@ def _names(session: Session) -> dict[uuid.UUID, str]:
 def _keys(session: Session, kind: str, rows: list[RatedWork]) -> dict[uuid.UUID, str]:
     """Each row's item reference as the kind's ``item_key`` gives it."""
     if kind == "case":
-        cases = dict(session.execute(select(Case.id, Case.case_id)).tuples().all())
+        cases: dict[uuid.UUID, str] = {
+            pk: case_id for pk, case_id in session.execute(select(Case.id, Case.case_id))}
         return {r.id: str(cases[r.case_pk]) for r in rows}  # type: ignore[attr-defined]
     column = "task_id" if kind == "sme" else "item_id"
     return {r.id: str(getattr(r, column)) for r in rows}

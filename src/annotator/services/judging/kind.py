@@ -19,7 +19,6 @@ from annotator.judging.sheet import check_value
 from annotator.services.judging.review import conflict_reason
 from annotator.services.judging.scoring import judge_item, judges_of, missing_keys, own_sheet
 from annotator.services.rating.engine import Loaded, RatingKind
-from annotator.store.repeats import served
 from annotator.store.schema import JudgeAdjudication, JudgeItem, PhysicianScore, User
 
 
@@ -38,7 +37,7 @@ class JudgeKind(RatingKind):
 
     def load(self, session: Session, actor: str, ref: Any) -> Loaded:
         item = judge_item(session, ref)
-        return Loaded(served(session, own_sheet(session, actor, item.id)), item)
+        return Loaded(own_sheet(session, actor, item.id), item)
 
     def title(self, loaded: Loaded) -> str:
         return f"output {loaded.item.position}"

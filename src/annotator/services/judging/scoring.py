@@ -23,6 +23,7 @@ from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import (
     Case,
     CaseImage,
@@ -69,7 +70,7 @@ def own_sheet(session: Session, actor: str, item_id: uuid.UUID) -> PhysicianScor
     ).first()
     if row is None:
         raise NotFound(f"{actor} is not assigned to score this output")
-    return row
+    return served(session, row)
 
 
 def _trajectory(item: JudgeItem) -> list[str]:
@@ -103,12 +104,13 @@ def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         rows = session.execute(
-            select(JudgeItem.id, JudgeItem.position, PhysicianScore.submitted_at)
+            select(JudgeItem.id, JudgeItem.position, PhysicianScore)
             .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
             .where(PhysicianScore.scorer_id == user.id)
             .order_by(JudgeItem.position)
         )
-        return [(i, f"output {p} of {total}", s is not None) for i, p, s in rows]
+        return [(i, f"output {p} of {total}", served(session, row).submitted_at is not None)
+                for i, p, row in rows]
 
 
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:

@@ -37,7 +37,7 @@ def load_annotation(session: Session, annotator: str, case_id: str) -> tuple[Cas
     annotation = active_annotation(session, case, user.id)
     if annotation is None:
         raise NotFound(f"case {case_id} is not assigned to {annotator}")
-    return case, annotation
+    return case, served(session, annotation)
 
 
 def revision_of(session: Session, annotation: Annotation) -> CaseRevision:
@@ -57,8 +57,7 @@ class CaseKind(RatingKind):
     decision_model = Adjudication
 
     def load(self, session: Session, actor: str, ref: Any) -> Loaded:
-        case, first = load_annotation(session, actor, str(ref))
-        annotation = served(session, first)
+        case, annotation = load_annotation(session, actor, str(ref))
         return Loaded(annotation, (case, revision_of(session, annotation)))
 
     def title(self, loaded: Loaded) -> str:

@@ -19,7 +19,6 @@ from annotator.services.rating.engine import Loaded, RatingKind
 from annotator.services.sme.adjudication import submitted_by_task
 from annotator.services.sme.review import benchmark_of, own_task, task_parts
 from annotator.sme.verdict import check_field, cleaned, conflicts, missing_fields, stale_fields
-from annotator.store.repeats import served
 from annotator.store.schema import SmeAdjudication, SmeVerdict
 
 
@@ -34,7 +33,7 @@ class SmeKind(RatingKind):
 
     def load(self, session: Session, actor: str, ref: Any) -> Loaded:
         task, item, bench, mine = own_task(session, actor, ref)
-        return Loaded(served(session, mine), (task, item, bench))
+        return Loaded(mine, (task, item, bench))
 
     def title(self, loaded: Loaded) -> str:
         return self._name(loaded.item)

@@ -26,6 +26,7 @@ from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, missing_fields, stale_fields
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
 # Queue states shown to the SME (needs_recheck overrides the stored state).
@@ -165,7 +166,7 @@ def own_task(
     ).first()
     if mine is None:
         raise NotFound(f"{actor} is not assigned to review this item")
-    return task, item, bench, mine
+    return task, item, bench, served(session, mine)
 
 
 def _title(item: SmeItem, total: int, code: str) -> str:
@@ -232,7 +233,7 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
                 title=_title(item, total, bench.code),
                 benchmark=bench.code,
                 benchmark_label=str(bench.content.get("label", "")),
-                state=_state(row),
+                state=_state(served(session, row)),
             )
             for row, item, bench in session.execute(query)
         ]

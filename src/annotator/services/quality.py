@@ -28,6 +28,7 @@ from annotator.errors import NotFound, ValidationError
 from annotator.services.kinds import KINDS
 from annotator.services.rating.repeats import repeat_pairs
 from annotator.services.users import get_user, require_reader_of_others, require_role
+from annotator.store import calibration
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import WITH_REPEATS
@@ -133,30 +134,16 @@ def set_in_calibration(project: Project, actor: str, rater: str, on: bool | None
         record(session, actor, "calibration_set", key=rater, after=on)
 
 
-def _submitted_count(session: Session, user_id: uuid.UUID) -> int:
-    return int(session.scalar(
-        select(func.count()).select_from(RatedWork)
-        .where(RatedWork.rater_id == user_id, RatedWork.state == "submitted")
-    ) or 0)
-
-
 def in_calibration(session: Session, rater: str) -> bool:
     """Whether the rater rates calibration items first now."""
-    chosen = get_setting(session, IN_CALIBRATION, rater)
-    if chosen is not None:
-        return bool(chosen)
-    first_n = get_setting(session, CALIBRATION_FIRST_N)
-    return first_n > 0 and _submitted_count(session, get_user(session, rater).id) < first_n
+    return calibration.in_calibration(session, get_user(session, rater))
 
 
 def calibration_first(project: Project, rater: str, kind_name: str) -> list[str]:
     """The calibration items of a kind a rater in calibration rates first (their item
     references, as ``item_key`` gives them); empty when the rater is not in calibration."""
     with project.read() as session:
-        if not in_calibration(session, rater):
-            return []
-        return sorted(session.scalars(select(QualityItem.item_ref).where(
-            QualityItem.kind == kind_name, QualityItem.purpose == "calibration")))
+        return sorted(calibration.first_for(session, get_user(session, rater), kind_name))
 
 
 # --- the snapshot ---------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
 from annotator.services.users import get_user, list_users
+from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
 from annotator.store.repeats import served
@@ -131,7 +132,9 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
         ).all()
         everything = [_row(served(session, annotation), case, revision)
                       for annotation, case, revision in pairs]
-    everything.sort(key=lambda pair: natural_key(pair[0].case_id))
+        first = first_for(session, user, "case")
+    # Calibration items first for a rater in calibration, then by case id.
+    everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
     searched = [row for row, hay in everything if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
     all_rows = [row for row, _ in everything]

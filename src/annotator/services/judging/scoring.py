@@ -21,6 +21,7 @@ from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
+from annotator.store.calibration import first_for
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
@@ -109,8 +110,11 @@ def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
             .where(PhysicianScore.scorer_id == user.id)
             .order_by(JudgeItem.position)
         )
-        return [(i, f"output {p} of {total}", served(session, row).submitted_at is not None)
-                for i, p, row in rows]
+        found = [(i, f"output {p} of {total}", served(session, row).submitted_at is not None)
+                 for i, p, row in rows]
+        first = first_for(session, user, "judge")
+    # Calibration outputs first for a physician in calibration (stable: position order).
+    return sorted(found, key=lambda entry: str(entry[0]) not in first)
 
 
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:

@@ -24,6 +24,7 @@ from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, missing_fields, stale_fields
+from annotator.store.calibration import first_for
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
@@ -226,7 +227,8 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
         )
         if benchmark is not None:
             query = query.where(SmeBenchmark.code == benchmark)
-        return [
+        first = first_for(session, user, "sme")
+        entries = [
             QueueEntry(
                 task_id=row.task_id,
                 item_id=item.item_id,
@@ -237,6 +239,8 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
             )
             for row, item, bench in session.execute(query)
         ]
+    # Calibration tasks first for an SME in calibration (stable: item order).
+    return sorted(entries, key=lambda entry: str(entry.task_id) not in first)
 
 
 def my_benchmarks(project: Project, actor: str) -> list[tuple[str, str]]:

@@ -37,8 +37,8 @@ from annotator.agreement.order import relation_agreement
 
 # Families whose keys rank the items of one rated thing (a case's exam order: ``stage:<fig>``).
 RANKING_FAMILIES = frozenset({"stage"})
-# Keys that are measurements about the work, not ratings.
-NOT_RATED = frozenset({"active_seconds"})
+# Keys and families that are not ratings: measurements about the work and free text.
+NOT_RATED = frozenset({"active_seconds", "comment", "exam_comment", "red_flag", "discard"})
 FAST_FRACTION = 0.25  # an item faster than a quarter of the rater's own median is flagged
 MIN_TIMED = 5  # timed items a rater needs before anything is flagged
 MIN_DRIFT = 10  # ratings of a family a rater needs before drift is measured
@@ -77,7 +77,13 @@ def _figure(value: float | None, ci: Interval | tuple[float, float] | None, n: i
 
 
 def family_of(key: str) -> str:
-    return key.split(":", 1)[0]
+    """A label map's family (``importance:Figure 2`` -> ``importance``); a judge sheet's
+    per-diagnosis keys by what they score (``trajectory/<dx>/label`` -> ``trajectory/label``);
+    any other key is its own family."""
+    if ":" in key:
+        return key.split(":", 1)[0]
+    parts = key.split("/")
+    return f"{parts[0]}/{parts[-1]}" if len(parts) > 2 else key
 
 
 def plain(value: Any) -> Any:
@@ -95,7 +101,7 @@ def by_family(values: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The rated keys of one rating grouped by family: family -> key -> plain value."""
     out: dict[str, dict[str, Any]] = defaultdict(dict)
     for key, value in values.items():
-        if key in NOT_RATED:
+        if key in NOT_RATED or family_of(key) in NOT_RATED:
             continue
         v = plain(value)
         if v is None or isinstance(v, dict | list):

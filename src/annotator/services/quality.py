@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.agreement import quality as Q
+from annotator.agreement.intervals import Interval, interval_text
 from annotator.agreement.latent_class import dawid_skene
 from annotator.domain.states import Role
 from annotator.errors import NotFound, ValidationError
@@ -392,3 +393,48 @@ def set_quality_settings(
         return {"calibration_first_n": get_setting(session, CALIBRATION_FIRST_N),
                 "gold_items": get_setting(session, GOLD_ITEMS),
                 "gold_shown_to_raters": get_setting(session, GOLD_SHOWN_TO_RATERS)}
+
+
+def figure_text(figure: dict[str, Any] | None) -> str:
+    """A figure as every report prints one (:func:`~annotator.agreement.intervals.
+    interval_text`): ``0.83 [0.70, 0.95] n=12``, or ``(n=4: too few to estimate)``."""
+    if not figure:
+        return interval_text(None, None, 0)
+    ci = None if figure.get("low") is None else Interval(figure["low"], figure["high"],
+                                                          figure["n"])
+    return interval_text(figure["value"], ci, figure["n"])
+
+
+DETAIL_COLUMNS = ("measured by", "kind", "family", "scale", "agreement", "chance-corrected")
+MEASURED_BY = {"calibration": "calibration items", "gold": "gold items",
+               "intra": "hidden repeats"}
+SCALE_FIGURE = {"categories": "exact agreement", "scores": "mean absolute difference",
+                "ranking": "pairwise order agreement"}
+
+
+def detail_rows(q: RaterQuality) -> list[list[str]]:
+    """The rater's figures per family, as the Quality view's detail table shows them."""
+    rows = []
+    for source in ("calibration", "gold", "intra"):
+        for r in getattr(q, source):
+            chance = r["chance_corrected"]
+            rows.append([
+                MEASURED_BY[source], r["kind"], r["family"],
+                f"{r['scale']} ({SCALE_FIGURE[r['scale']]})",
+                figure_text(r["agreement"]),
+                "-" if chance is None else f"{r['coefficient']} {figure_text(chance)}",
+            ])
+    for r in q.latent:
+        rows.append(["latent class (Dawid-Skene)", r["kind"], r["family"], "categories",
+                     f"estimated accuracy {r['accuracy']:.2f} over {r['rated']} ratings", "-"])
+    for d in q.drift:
+        p = "-" if d["p_value"] is None else f"{d['p_value']:.3f}"
+        rows.append(["drift (earlier vs later half)", "", d["family"], "categories",
+                     f"distance {d['distance']:.2f} over {d['n']} labels", f"chi-square p={p}"])
+    for t in q.time:
+        fast = ", ".join(t["fast"]) or "none"
+        median_text = "-" if t["median_seconds"] is None else f"{t['median_seconds']:.0f} s"
+        rows.append(["time on task", t["kind"], "", "",
+                     f"median {median_text} over {t['timed']} items",
+                     f"much faster than their median: {fast}"])
+    return rows

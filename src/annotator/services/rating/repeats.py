@@ -19,13 +19,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
+from annotator.domain.states import CaseState, Role
 from annotator.errors import ValidationError
 from annotator.services.users import require_role
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import WITH_REPEATS
-from annotator.store.schema import RatedWork, User, utcnow
+from annotator.store.schema import Annotation, Case, RatedWork, User, utcnow
 
 # The columns that say which item a row rates, per kind (copied onto a repeat).
 ITEM_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -82,12 +82,13 @@ def add_repeats(
     with project.tx() as session:
         require_role(session, actor, Role.CURATOR, "assigning hidden repeats")
         model = MODEL[kind]
-        firsts = list(session.scalars(
-            select(model).where(
-                model.state == "submitted", model.withdrawn_at.is_(None),
-                model.repeat_of.is_(None),
-            ).order_by(model.submitted_at, model.id)
-        ))
+        query = select(model).where(
+            model.state == "submitted", model.withdrawn_at.is_(None), model.repeat_of.is_(None)
+        ).order_by(model.submitted_at, model.id)
+        if kind == "case":  # an excluded case takes no more labels
+            query = query.join(Case, Case.id == Annotation.case_pk).where(
+                Case.state != CaseState.EXCLUDED.value)
+        firsts = list(session.scalars(query))
         repeated = set(session.scalars(
             select(RatedWork.repeat_of).where(RatedWork.repeat_of.is_not(None))
             .execution_options(**WITH_REPEATS)

@@ -31,7 +31,7 @@ from annotator.services.users import get_user, list_users
 from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
-from annotator.store.repeats import served
+from annotator.store.repeats import case_state_for_rater, served
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).
@@ -179,7 +179,7 @@ def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[Ca
         case_id=case.case_id,
         title=str(content.get("case_title") or ""),
         state=annotation.state,
-        case_state=case.state,
+        case_state=case_state_for_rater(case.state, annotation),
         done=required if discarded else required - len(missing),
         required=required,
         needs_recheck=annotation.needs_recheck,

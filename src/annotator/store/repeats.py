@@ -61,3 +61,10 @@ def served(session: Session, first: W, now: datetime | None = None) -> W:
         .execution_options(**WITH_REPEATS)
     ).first()
     return latest if latest is not None else first
+
+
+def case_state_for_rater(case_state: str, row: RatedWork) -> str:
+    """The case's state as the rater's own views show it: a repeat is served on a case that
+    has long left annotating, and showing that would mark it, so a repeat shows
+    ``annotating`` (the state of every case a rater is given to label)."""
+    return "annotating" if row.repeat_of is not None else case_state

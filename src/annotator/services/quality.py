@@ -209,6 +209,8 @@ def _ratings(session: Session, kind: str, names: dict[uuid.UUID, str]) -> list[Q
 def _rating(kind: str, item: str, rater: str, row: RatedWork) -> Q.Rating:
     values = dict(row.submitted or {})
     seconds = Q.plain(values.get("active_seconds", row.values.get("active_seconds")))
+    if seconds is None:
+        seconds = row.active_seconds
     return Q.Rating(kind, item, rater, values, row.submitted_at,
                     float(seconds) if Q._is_score(seconds) else None)
 

@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     LargeBinary,
@@ -398,6 +399,9 @@ class RatedWork(Base):
     )
     repeat_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     due_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Active seconds on the row, idle and pauses excluded (SME and judge pages; a case's
+    # labels keep theirs as the ``active_seconds`` label, which bundles carry).
+    active_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     __mapper_args__ = {"version_id_col": version, "polymorphic_on": kind}
 
 

@@ -217,6 +217,24 @@ class RatingKind(ABC):
         result = self.set_fields(project, actor, ref, [edit], expected_version=expected_version)
         return result.before[key]
 
+    def add_active_time(self, project: Project, actor: str, ref: Any,
+                        seconds: float) -> float | None:
+        """Add measured active seconds to the rater's row (the page's clock: idle gaps and
+        pauses excluded); the new total, or None when nothing was stored (no time, or the
+        row is submitted: re-reading it is not work on it)."""
+        if seconds <= 0:
+            return None
+        with project.tx() as session:
+            loaded = self.load(session, actor, ref)
+            work: RatedWork = loaded.work
+            if work.state == SUBMITTED:
+                return None
+            before = work.active_seconds
+            work.active_seconds = round((before or 0.0) + seconds, 1)
+            record(session, actor, "active_time", key="active_seconds", before=before,
+                   after=work.active_seconds, **self.history(loaded))
+            return work.active_seconds
+
     def submit(self, project: Project, actor: str, ref: Any) -> Any:
         """Freeze the row's values; the kind refuses an incomplete one and says what a submit
         moves (a case's state: returned)."""

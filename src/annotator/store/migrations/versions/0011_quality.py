@@ -24,6 +24,7 @@ def upgrade() -> None:
             sa.Column("repeat_no", sa.Integer(), nullable=False, server_default="0")
         )
         batch.add_column(sa.Column("due_at", sa.DateTime(), nullable=True))
+        batch.add_column(sa.Column("active_seconds", sa.Float(), nullable=True))
         batch.create_foreign_key(
             "fk_rated_work_repeat_of_rated_work", "rated_work", ["repeat_of"], ["id"]
         )
@@ -58,6 +59,7 @@ def downgrade() -> None:
             batch.create_unique_constraint(name, [column, "rater_id"])
         batch.drop_index(batch.f("ix_rated_work_repeat_of"))
         batch.drop_constraint("fk_rated_work_repeat_of_rated_work", type_="foreignkey")
+        batch.drop_column("active_seconds")
         batch.drop_column("due_at")
         batch.drop_column("repeat_no")
         batch.drop_column("repeat_of")

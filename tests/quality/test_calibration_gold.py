@@ -132,6 +132,7 @@ def test_judged_outputs_calibration_and_repeats(team: Any) -> None:
     assert [s for i, _t, s in judge_scoring.my_items(team, "a1") if i == item] == [False]
     view = kinds.JUDGE.blind_view(team, "a1", item)
     assert view["values"] == {} and view["state"] == "assigned"
+    assert kinds.JUDGE.trail(team, "a1", item) == []  # the first scores stay out of sight
     _fill(team, "a1", item, 0, "U")
     kinds.JUDGE.submit(team, "a1", item)
     assert kinds.JUDGE.conflicts(team, "adj", item) == before

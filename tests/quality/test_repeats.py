@@ -18,6 +18,7 @@ from annotator.domain.labels import LabelEdit
 from annotator.errors import ValidationError
 from annotator.services import agreement, annotating, kinds, workspace
 from annotator.services.assignments import assign
+from annotator.services.case_history import case_history
 from annotator.services.imports import import_cases
 from annotator.services.quality import snapshot
 from annotator.services.rating.repeats import add_repeats, repeat_pairs
@@ -86,6 +87,10 @@ def test_a_repeat_is_served_blind_and_counts_nowhere_between_raters(reviewed: An
     listing = workspace.case_list(reviewed, "a1")
     assert [r.state for r in listing.rows] == ["assigned"] * 3 and listing.submitted == 0
     assert "repeat" not in repr(asdict(row)).lower()
+    # Nor does the rater's own history of the case give the first labels away.
+    assert case_history(reviewed, "a1", "T1") == []
+    assert kinds.CASES.trail(reviewed, "a1", "T1") == []
+    assert [h.action for h in case_history(reviewed, "cu", "T1")].count("submitted") == 2
 
     # Doing the repeat, with other labels, moves nothing between raters.
     _complete(reviewed, "a1", "T1", **{"Figure 1": "optional"})

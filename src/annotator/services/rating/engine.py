@@ -318,12 +318,12 @@ class RatingKind(ABC):
         """The rater's own history on the item, oldest first (sets with the value each
         replaced, submits, reopenings): the append-only record undo and audits read."""
         with project.read() as session:
-            names = self.history(self.load(session, actor, ref))
-            rows = session.scalars(
-                select(HistoryEntry)
-                .where(HistoryEntry.actor == actor)
-                .order_by(HistoryEntry.at, HistoryEntry.id)
-            )
+            loaded = self.load(session, actor, ref)
+            names = self.history(loaded)
+            query = select(HistoryEntry).where(HistoryEntry.actor == actor)
+            if loaded.work.repeat_of is not None:  # a hidden repeat: its own entries only
+                query = query.where(HistoryEntry.at >= loaded.work.created_at)
+            rows = session.scalars(query.order_by(HistoryEntry.at, HistoryEntry.id))
             return [
                 {"at": e.at.isoformat(), "action": e.action, "key": e.key,
                  "before": e.before, "after": e.after}

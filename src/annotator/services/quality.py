@@ -287,6 +287,7 @@ def snapshot(project: Project, actor: str) -> QualitySnapshot:
         items = {"calibration": 0, "gold": 0, "repeats_done": 0, "repeats_waiting": 0}
         latent_summary: list[dict[str, Any]] = []
         all_ratings: list[Q.Rating] = []
+        timed: list[Q.Rating] = []  # time on task counts every item done, repeats too
         for kind in KINDS:
             ratings = _ratings(session, kind, names)
             all_ratings += ratings
@@ -303,6 +304,7 @@ def snapshot(project: Project, actor: str) -> QualitySnapshot:
             for first, repeat in repeats:
                 by_rater[names[first.rater_id]].append(
                     Q.Pair(keys[first.id], first.submitted or {}, repeat.submitted or {}))
+                timed.append(_rating(kind, keys[first.id], names[first.rater_id], repeat))
             for rater, rater_pairs in by_rater.items():
                 of(rater).intra.extend(
                     _tagged(kind, Q.compare_all(rater_pairs, against_reference=False)))
@@ -315,7 +317,7 @@ def snapshot(project: Project, actor: str) -> QualitySnapshot:
             select(func.count()).select_from(RatedWork)
             .where(RatedWork.repeat_of.is_not(None), RatedWork.state != "submitted")
             .execution_options(**WITH_REPEATS)) or 0)
-        for t in Q.time_on_task(all_ratings):
+        for t in Q.time_on_task(all_ratings + timed):
             of(t.rater).time.append(t.as_json())
         for d in Q.drift(all_ratings):
             of(d.rater).drift.append(d.as_json())

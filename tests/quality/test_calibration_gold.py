@@ -97,6 +97,12 @@ def test_an_adjudicated_answer_can_be_promoted(cases: Any) -> None:
         mark_item(cases, "cu", "case", "T1", "calibration", REFERENCE, " ")
     with pytest.raises(PermissionDenied):
         mark_item(cases, "a1", "case", "T1", "calibration", REFERENCE, "mine")
+    with pytest.raises(ValidationError, match="Figure 9"):  # no such exam in the draft
+        mark_item(cases, "cu", "case", "T1", "calibration", {"importance:Figure 9": "essential"},
+                  "typo")
+    with pytest.raises(ValidationError):
+        mark_item(cases, "cu", "case", "T1", "calibration", {"importance:Figure 1": "vital"},
+                  "not a value of the family")
 
 
 def test_who_is_in_calibration(cases: Any) -> None:
@@ -121,6 +127,8 @@ def test_judged_outputs_calibration_and_repeats(team: Any) -> None:
     judge_scoring.assign(team, "cu", 2)
     item = judge_scoring.my_items(team, "a1")[0][0]
     reference = {"diagnosis": 3}
+    with pytest.raises(ValidationError):
+        mark_item(team, "cu", "judge", str(item), "calibration", {"diagnosis": 7}, "off scale")
     mark_item(team, "cu", "judge", str(item), "calibration", reference, "the key finding is named")
     with pytest.raises(StateError):
         kinds.JUDGE.feedback(team, "a1", item)

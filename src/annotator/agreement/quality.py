@@ -93,7 +93,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _is_score(value: Any) -> bool:
+def is_score(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -156,7 +156,7 @@ def _units(pairs: Sequence[Pair], family: str) -> list[tuple[str, Any, Any]]:
 def _scale(units: list[tuple[str, Any, Any]], family: str) -> str:
     if family in RANKING_FAMILIES:
         return "ranking"
-    if units and all(_is_score(a) and _is_score(b) for _i, a, b in units):
+    if units and all(is_score(a) and is_score(b) for _i, a, b in units):
         return "scores"
     return "categories"
 
@@ -167,7 +167,7 @@ def ratings_of(units: list[tuple[str, Any, Any]]) -> tuple[Ratings, int]:
     code = {c: n for n, c in enumerate(categories)}
     codes = np.array([[code[str(a)], code[str(b)]] for _i, a, b in units], dtype=float)
     values = None
-    if all(_is_score(a) and _is_score(b) for _i, a, b in units):
+    if all(is_score(a) and is_score(b) for _i, a, b in units):
         values = np.array([[float(a), float(b)] for _i, a, b in units])
     return Ratings(codes, [u[0] for u in units], values), len(categories)
 
@@ -185,7 +185,7 @@ def _ranking(pairs: Sequence[Pair], family: str) -> Comparison | None:
         left = by_family(pair.left).get(family, {})
         right = by_family(pair.right).get(family, {})
         keys = sorted(k for k in left.keys() & right.keys()
-                      if _is_score(left[k]) and _is_score(right[k]))
+                      if is_score(left[k]) and is_score(right[k]))
         share = relation_agreement([float(left[k]) for k in keys],
                                    [float(right[k]) for k in keys])
         if share is not None:
@@ -304,7 +304,7 @@ def drift(ratings: Iterable[Rating]) -> list[Drift]:
             if family in RANKING_FAMILIES:
                 continue
             for value in keys.values():
-                if not _is_score(value):
+                if not is_score(value):
                     seq[(r.rater, family)].append((r.at, str(value)))
     out = []
     for (rater, family), rows in sorted(seq.items()):
@@ -333,7 +333,7 @@ def category_codes(
     cells: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
     for r in ratings:
         for key, value in by_family(r.values).get(family, {}).items():
-            if not _is_score(value):
+            if not is_score(value):
                 cells[(r.item, key)][r.rater] = str(value)
     units = sorted(cells)
     raters = sorted({rater for cell in cells.values() for rater in cell})

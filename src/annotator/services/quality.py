@@ -24,9 +24,12 @@ from sqlalchemy.orm import Session
 from annotator.agreement import quality as Q
 from annotator.agreement.intervals import Interval, interval_text
 from annotator.agreement.latent_class import dawid_skene
+from annotator.domain.labels import LabelEdit, validate_edit
 from annotator.domain.states import Role
+from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
 from annotator.services.kinds import KINDS
+from annotator.services.rating.engine import Loaded
 from annotator.services.rating.repeats import repeat_pairs
 from annotator.services.users import get_user, require_reader_of_others, require_role
 from annotator.store import calibration
@@ -87,6 +90,7 @@ def mark_item(
             reference = _adjudicated(session, kind, item)
             if not reference:
                 raise ValidationError(f"{ref}: nothing adjudicated to promote; give a reference")
+        reference = {name: _checked(kind, item, name, value) for name, value in reference.items()}
         row = session.scalars(select(QualityItem).where(
             QualityItem.kind == kind_name, QualityItem.item_ref == key,
             QualityItem.purpose == purpose)).first()
@@ -100,6 +104,16 @@ def mark_item(
         record(session, actor, f"marked_{purpose}", key=f"{kind_name}:{key}", before=before,
                after={"reference": row.reference, "reason": row.reason})
         return key
+
+
+def _checked(kind: Any, item: Any, key: str, value: Any) -> Any:
+    """A reference value as the kind checks a rater's (a ValidationError names the field)."""
+    if value is None:
+        raise ValidationError(f"the reference of {key} needs a value")
+    if kind.name == "case":  # a case's item is (case, draft content): its figures decide
+        validate_edit(LabelEdit(key, kind.entered(key, value)), figures(item[1]))
+        return value
+    return kind.check(Loaded(None, item), key, value)
 
 
 def _adjudicated(session: Session, kind: Any, item: Any) -> dict[str, Any]:
@@ -212,7 +226,7 @@ def _rating(kind: str, item: str, rater: str, row: RatedWork) -> Q.Rating:
     if seconds is None:
         seconds = row.active_seconds
     return Q.Rating(kind, item, rater, values, row.submitted_at,
-                    float(seconds) if Q._is_score(seconds) else None)
+                    float(seconds) if Q.is_score(seconds) else None)
 
 
 def _tagged(kind: str, comparisons: list[Q.Comparison]) -> list[dict[str, Any]]:
@@ -237,7 +251,7 @@ def _latent(kind: str, ratings: list[Q.Rating]) -> tuple[list[dict[str, Any]],
     per_rater: dict[str, list[dict[str, Any]]] = defaultdict(list)
     families = sorted({f for r in ratings for f, keys in Q.by_family(r.values).items()
                        if f not in Q.RANKING_FAMILIES
-                       and not all(Q._is_score(v) for v in keys.values())})
+                       and not all(Q.is_score(v) for v in keys.values())})
     for family in families:
         units, raters, categories, matrix = Q.category_codes(ratings, family)
         if len(raters) < 2 or len(categories) < 2:

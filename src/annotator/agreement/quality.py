@@ -38,7 +38,10 @@ from annotator.agreement.order import relation_agreement
 # Families whose keys rank the items of one rated thing (a case's exam order: ``stage:<fig>``).
 RANKING_FAMILIES = frozenset({"stage"})
 # Keys and families that are not ratings: measurements about the work and free text.
-NOT_RATED = frozenset({"active_seconds", "comment", "exam_comment", "red_flag", "discard"})
+NOT_RATED = frozenset({
+    "active_seconds", "comment", "exam_comment", "red_flag", "discard",  # a case's labels
+    "rationale", "failure_reason",  # an SME's free text
+})
 FAST_FRACTION = 0.25  # an item faster than a quarter of the rater's own median is flagged
 MIN_TIMED = 5  # timed items a rater needs before anything is flagged
 MIN_DRIFT = 10  # ratings of a family a rater needs before drift is measured

@@ -27,3 +27,6 @@ shot "Dr Ada Rivera" judge judge.png
 shot "Dr Dana Weiss" review review.png
 shot "Sam Curator" agreement agreement.png
 shot "Sam Curator" export export.png
+# The Quality view (a widget the curator's desk embeds), rendered on its own.
+QT_QPA_PLATFORM=offscreen .venv/bin/python -m annotator.gui.quality.shot "$DEMO" "$OUT/quality.png" \
+    --as "Sam Curator" --size 1366x768

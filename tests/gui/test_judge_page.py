@@ -153,3 +153,30 @@ def test_keys_score_once_the_page_is_shown_in_the_window(
     for page_id in ("annotate", "sme", "review", "judge"):
         window.page(page_id)
     assert window.registry.conflicts() == []
+
+
+def test_active_time_on_an_output_is_stored_before_submit_and_on_leaving(
+    qtbot: Any, team: Any
+) -> None:
+    """Time on task on the judge page (issue 26): measured as the Annotate page does."""
+    from annotator.services.quality import snapshot
+
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    first = page.item
+    clock = page.activity.clock
+    for at in (1000.0, 1020.0, 1045.0, 9000.0):  # 45 s of work, then a long absence
+        clock.touch(at)
+    for row in page.form.rows:
+        page.choose(row.key, "U" if row.key.endswith("/label") else 2)
+    page.submit()  # stored before the row freezes; the page goes on to the next output
+    assert page.item != first
+    for at in (2000.0, 2030.0):
+        clock.touch(at)
+    page.open_item(first)  # leaving the second output stores its 30 s
+    times = next(q for q in snapshot(team, "cu").raters if q.rater == "a1").time
+    assert times == [{"rater": "a1", "kind": "judge", "timed": 1, "median_seconds": 45.0,
+                      "fast": []}]  # the second is not submitted: no time on task yet
+    assert kinds.JUDGE.add_active_time(team, "a1", first, 10.0) is None  # submitted: frozen

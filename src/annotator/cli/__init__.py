@@ -26,6 +26,7 @@ from annotator.cli import (
     imports,
     judging,
     project,
+    quality,
     rate,
     redact,
     review,
@@ -56,6 +57,7 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (
     rate,
     judging,
     sme,
+    quality,
     bench,
 )
 # The commands that run without --project; every other one needs it, and its help says so.

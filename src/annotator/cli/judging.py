@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.cli.quality import add_repeat_flags, run_repeats
 from annotator.judging.report import INTERVAL_NOTE, issue_json, table9_cells, write_reports
 from annotator.services import kinds
 from annotator.services.judging.agreement import judge_agreement
@@ -15,6 +16,7 @@ from annotator.services.judging.imports import import_runs
 from annotator.services.judging.review import item_of, list_conflicts
 from annotator.services.judging.scoring import assign
 from annotator.services.judging.sheets import import_scores_csv
+from annotator.services.rating.repeats import check_rate
 
 
 def register(subparsers: Any) -> None:
@@ -25,6 +27,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("judge-assign", help="give every judged output k physicians")
     p.add_argument("--per-item", type=int, default=2, metavar="K")
+    add_repeat_flags(p)
     p.set_defaults(func=cmd_assign)
 
     p = subparsers.add_parser("judge-scores", help="import physicians' spreadsheet scores")
@@ -59,7 +62,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_assign(args: argparse.Namespace) -> int:
     project = project_of(args)
+    check_rate(args.repeat_rate, args.repeat_after)
     print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
+    run_repeats(args, "judge")
     return 0
 
 

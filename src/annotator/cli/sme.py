@@ -12,8 +12,10 @@ from typing import Any
 
 from annotator.agreement.intervals import Interval, interval_text
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.cli.quality import add_repeat_flags, run_repeats
 from annotator.errors import ValidationError
 from annotator.services import kinds
+from annotator.services.rating.repeats import check_rate
 from annotator.services.sme.adjudication import list_conflicts
 from annotator.services.sme.imports import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme.results import compare, results
@@ -39,6 +41,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("sme-assign", help="give every SME review item k SMEs")
     p.add_argument("--per-item", type=int, default=2, metavar="K")
+    add_repeat_flags(p)
     p.set_defaults(func=cmd_assign)
 
     p = subparsers.add_parser("sme-queue", help="the acting SME's review queue")
@@ -94,7 +97,9 @@ def cmd_items(args: argparse.Namespace) -> int:
 
 def cmd_assign(args: argparse.Namespace) -> int:
     project = project_of(args)
+    check_rate(args.repeat_rate, args.repeat_after)
     print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
+    run_repeats(args, "sme")
     return 0
 
 

@@ -6,9 +6,11 @@ import argparse
 from typing import Any
 
 from annotator.cli._shared import actor_of, new_password, print_json, project_of
+from annotator.cli.quality import add_repeat_flags, run_repeats
 from annotator.domain.states import ROLES
 from annotator.errors import AnnotatorError
 from annotator.services.assignments import assign, plan_assignment, reassign
+from annotator.services.rating.repeats import check_rate
 from annotator.services.users import (
     add_user,
     administers_store,
@@ -63,6 +65,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--to", metavar="NAME", help="with --reassign-from: the new annotator")
     p.add_argument("--dry-run", action="store_true",
                    help="print the balance it would make (per annotator) without writing")
+    add_repeat_flags(p)
 
 
 def cmd_users(args: argparse.Namespace) -> int:
@@ -111,6 +114,7 @@ def cmd_assign(args: argparse.Namespace) -> int:
         print("\n".join(plan.lines()))
         print("dry run: nothing was written")
         return 0
+    check_rate(args.repeat_rate, args.repeat_after)
     if args.reassign_from:
         report = reassign(project, actor, args.reassign_from, args.to)
     else:
@@ -118,4 +122,5 @@ def cmd_assign(args: argparse.Namespace) -> int:
     print(f"{report.count} assignment(s) made")
     for case_id, missing in report.short:
         print(f"{case_id}: {missing} annotator(s) short (not enough annotators or quota)")
+    run_repeats(args, "case")
     return 0

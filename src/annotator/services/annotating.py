@@ -22,6 +22,7 @@ from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.kind import CASES, load_annotation, revision_of
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.repeats import case_state_for_rater
 from annotator.store.schema import Adjudication
 
 
@@ -48,7 +49,7 @@ def view(project: Project, annotator: str, case_id: str) -> AnnotationView:
         revision = revision_of(session, annotation)
         return AnnotationView(
             case_id=case.case_id,
-            case_state=case.state,
+            case_state=case_state_for_rater(case.state, annotation),
             state=annotation.state,
             version=annotation.version,
             labels=dict(annotation.labels),

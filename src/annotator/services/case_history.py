@@ -8,18 +8,21 @@ every entry of the case.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from annotator.domain.permissions import Action, may
 from annotator.errors import NotFound
 from annotator.services.users import get_user
 from annotator.store.history import entries
 from annotator.store.project import Project
-from annotator.store.schema import Case
+from annotator.store.repeats import served
+from annotator.store.schema import Annotation, Case
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,22 @@ def case_history(project: Project, viewer: str, case_id: str) -> list[HistoryLin
         if case is None:
             raise NotFound(f"no case {case_id!r} in this project")
         everyone = may(user.role_names, Action.READ_OTHERS_WORK)
+        working = None if everyone else _working_row(session, case, user.id)
         return [
             HistoryLine(e.at, e.actor, e.action, e.key or "", e.before, e.after)
             for e in entries(session, case_pk=case.id)
-            if everyone or e.actor == viewer
+            if everyone or (e.actor == viewer and (
+                working is None or e.annotation_id in (None, working)))
         ]
+
+
+def _working_row(session: Session, case: Case, user_id: uuid.UUID) -> uuid.UUID | None:
+    """The row a rater works on now when it is a hidden repeat (their history on the case is
+    then that row's only: their first labels would give the repeat away); else None."""
+    first = session.scalars(select(Annotation).where(
+        Annotation.case_pk == case.id, Annotation.annotator_id == user_id,
+        Annotation.withdrawn_at.is_(None))).first()
+    if first is None:
+        return None
+    row = served(session, first)
+    return row.id if row is not first else None

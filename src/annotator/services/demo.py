@@ -28,6 +28,8 @@ from annotator.services.export import save_card_settings
 from annotator.services.imports import import_cases
 from annotator.services.judging.demo import demo_judge_scoring
 from annotator.services.pixel_review import accept_suggested, list_images, no_phi
+from annotator.services.quality import mark_item, set_quality_settings
+from annotator.services.rating.repeats import add_repeats
 from annotator.services.review import actions, base, decisions
 from annotator.services.sme.demo import demo_sme_review
 from annotator.services.status import project_status
@@ -42,6 +44,10 @@ from annotator.userdirs import user_data_dir
 CURATOR = "Sam Curator"
 REDACTED_CASE = "demo-007"  # its f4_a.png carries a made-up burned-in name
 PHYSICIANS = ("Dr Ada Rivera", "Dr Ben Okafor", "Dr Chen Li")
+# Planted reliability (issue 26): how often each physician departs from the case author's
+# answer, and how fast they work; `annotator quality` must rank them in this order.
+PLANTED_DEPARTURE = {"Dr Ada Rivera": 0.08, "Dr Ben Okafor": 0.3, "Dr Chen Li": 0.55}
+PLANTED_PACE = {"Dr Ada Rivera": 1.0, "Dr Ben Okafor": 0.8, "Dr Chen Li": 0.45}
 SENIOR = "Dr Dana Weiss"
 SEED = 20261122
 NOTES = (
@@ -125,6 +131,7 @@ def _fill(project: Project, location: str) -> str:
     plan = replay_work(project)
     demo_judge_scoring(project, CURATOR, SENIOR, SEED)
     demo_sme_review(project, CURATOR, SENIOR, PHYSICIANS, SEED)
+    demo_quality(project, plan)
     save_card_settings(
         project,
         CURATOR,
@@ -204,7 +211,8 @@ def _label_fully(
         edits.append(LabelEdit(f"stage:{b}", {"value": sa, "how": "set"}))
     edits.append(LabelEdit("rubric_ok:Diagnosis", True))
     edits.append(LabelEdit("rubric_ok:Localisation", rng.random() > 0.15))
-    edits.append(LabelEdit("active_seconds", round(rng.uniform(240, 900), 1)))
+    pace = PLANTED_PACE.get(name, 1.0)
+    edits.append(LabelEdit("active_seconds", round(rng.uniform(240, 900) * pace, 1)))
     # Notes physicians leave even where nothing conflicts (the senior reads them all).
     note = rng.choice(NOTES)
     if note:
@@ -220,6 +228,38 @@ def _label_fully(
             )
         )
     kinds.CASES.set_fields(project, name, case_id, edits)
+
+
+def demo_quality(project: Project, plan: DemoPlan) -> None:
+    """Calibration and gold items, hidden repeats done at each physician's planted
+    reliability, and one rushed item: the Quality view has something to show."""
+    rng = random.Random(SEED + 26)
+    set_quality_settings(project, CURATOR, gold=True)
+    authored = {c: _authored_answer(project, c) for c in plan.green_lit + plan.disputed}
+    for case_id in plan.disputed:
+        mark_item(project, CURATOR, "case", case_id, "calibration", authored[case_id],
+                  "The case author's answer: the key exam decides the diagnosis; the others "
+                  "confirm it.")
+    for case_id in plan.green_lit:
+        mark_item(project, CURATOR, "case", case_id, "gold", authored[case_id],
+                  "Answer agreed by the case author and the senior before the study.")
+    add_repeats(project, CURATOR, "case", 0.5, 0.0, seed=SEED)
+    rushed = PHYSICIANS[-1]
+    for case_id in plan.green_lit + plan.disputed:
+        for name in _annotators_of(project, case_id):
+            if annotating.view(project, name, case_id).state == "assigned":
+                _label_fully(project, name, case_id, rng, disagree=PLANTED_DEPARTURE[name])
+                if name == rushed:  # one item clicked through in under a minute
+                    kinds.CASES.set_fields(project, name, case_id,
+                                           [LabelEdit("active_seconds", 41.0)])
+                    rushed = ""
+                kinds.CASES.submit(project, name, case_id)
+
+
+def _authored_answer(project: Project, case_id: str) -> dict[str, Any]:
+    """The draft author's importance of each exam, as a reference answer."""
+    return {k: v for k, v in suggestions(_draft(project, case_id)).items()
+            if k.startswith("importance:")}
 
 
 def _pick(item: Item, rng: random.Random) -> Any:
@@ -265,7 +305,7 @@ def replay_work(project: Project) -> DemoPlan:
         for name in names:
             if name == offline_name and case_id in offline:
                 continue
-            _label_fully(project, name, case_id, rng, disagree=0.3)
+            _label_fully(project, name, case_id, rng, disagree=PLANTED_DEPARTURE[name])
             if case_id in plan.excluded and name == names[0]:
                 annotating.set_label(
                     project,

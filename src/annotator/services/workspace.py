@@ -29,8 +29,10 @@ from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
 from annotator.services.users import get_user, list_users
+from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
+from annotator.store.repeats import case_state_for_rater, served
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).
@@ -135,8 +137,11 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     with project.read() as session:
         user = get_user(session, annotator)
         pairs = session.execute(_assigned(user.id)).all()
-        everything = [_row(annotation, case, revision) for annotation, case, revision in pairs]
-    everything.sort(key=lambda pair: natural_key(pair[0].case_id))
+        everything = [_row(served(session, annotation), case, revision)
+                      for annotation, case, revision in pairs]
+        first = first_for(session, user, "case")
+    # Calibration items first for a rater in calibration, then by case id.
+    everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
     searched = [row for row, hay in everything if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
     all_rows = [row for row, _ in everything]
@@ -159,7 +164,8 @@ def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
         found = session.execute(_assigned(user.id).where(Case.case_id == case_id)).first()
         if found is None:
             raise NotFound(f"case {case_id} is not assigned to {annotator}")
-        return _row(*found)[0]
+        annotation, case, revision = found
+        return _row(served(session, annotation), case, revision)[0]
 
 
 def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[CaseRow, str]:
@@ -174,7 +180,7 @@ def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[Ca
         case_id=case.case_id,
         title=str(content.get("case_title") or ""),
         state=annotation.state,
-        case_state=case.state,
+        case_state=case_state_for_rater(case.state, annotation),
         done=required if discarded else required - len(missing),
         required=required,
         needs_recheck=annotation.needs_recheck,

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.errors import ProjectError
 from annotator.store.chain import chain_new_entries
+from annotator.store.repeats import hide_repeats
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 30_000
@@ -70,13 +71,16 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions for write transactions; every history row they add joins the hash chain."""
     factory = sessionmaker(engine, expire_on_commit=False)
     event.listen(factory, "before_flush", chain_new_entries)
+    hide_repeats(factory)
     return factory
 
 
 def read_session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions for read transactions (see :func:`read_transaction`)."""
-    return sessionmaker(engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False,
-                        autoflush=False)
+    factory = sessionmaker(engine.execution_options(**{READ_ONLY: True}),
+                           expire_on_commit=False, autoflush=False)
+    hide_repeats(factory)
+    return factory
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -397,6 +398,18 @@ class RatedWork(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    # A hidden repeat (issue 26): the rater's own earlier row served again, as its own row.
+    # ``repeat_no`` is 0 for the original and 1, 2, ... for repeats; a repeat is hidden from
+    # every query unless it asks for repeats (store.repeats), so it never counts in
+    # agreement, conflicts, adjudication or the release.
+    repeat_of: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("rated_work.id"), nullable=True, index=True
+    )
+    repeat_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    due_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Active seconds on the row, idle and pauses excluded (SME and judge pages; a case's
+    # labels keep theirs as the ``active_seconds`` label, which bundles carry).
+    active_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     __mapper_args__ = {"version_id_col": version, "polymorphic_on": kind}
 
 
@@ -443,8 +456,32 @@ for _column, _name in (
     ("case_pk", "case_rater"), ("task_id", "task_rater"), ("item_id", "item_rater")
 ):
     cast(Table, RatedWork.__table__).append_constraint(
-        UniqueConstraint(_column, "rater_id", name=_name)
+        UniqueConstraint(_column, "rater_id", "repeat_no", name=_name)
     )
+
+
+QUALITY_PURPOSES = ("calibration", "gold")
+
+
+class QualityItem(Base):
+    """An item of some kind a curator marked as a calibration or gold item, with its
+    reference answer (field -> value) and the reason; ``item_ref`` is the kind's reference
+    (a case id, an SME task's id, a judged output's id)."""
+
+    __tablename__ = "quality_items"
+    __table_args__ = (
+        CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
+        CheckConstraint(_in("purpose", QUALITY_PURPOSES), name="purpose"),
+        UniqueConstraint("kind", "item_ref", "purpose", name="kind_item_purpose"),
+    )
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    kind: Mapped[str] = mapped_column(String(10))
+    item_ref: Mapped[str] = mapped_column(String(300))
+    purpose: Mapped[str] = mapped_column(String(12))
+    reference: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class Decision(Base):

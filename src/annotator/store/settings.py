@@ -83,6 +83,23 @@ REVIEW_REASON_CODES = _declare(Option[list[str] | None](
 STUCK_AFTER_DAYS = _declare(Option[int](
     "stuck_after_days", int, 7, "the desk lists open work nobody has edited for this many days"
 ))
+
+# -- physicians' quality (issue 26) ---------------------------------------------------------
+CALIBRATION_FIRST_N = _declare(Option[int](
+    "calibration_first_n", int, 0,
+    "a rater is in calibration until they have submitted this many items (0: only by hand)"
+))
+IN_CALIBRATION = _declare(Option[bool | None](
+    "in_calibration:", bool, None, "per user: the curator put them in (or took them out of) "
+    "calibration; unset: by calibration_first_n", True
+))
+GOLD_ITEMS = _declare(Option[bool](
+    "gold_items", bool, False, "the project mixes gold items (known answers) into queues"
+))
+GOLD_SHOWN_TO_RATERS = _declare(Option[bool](
+    "gold_shown_to_raters", bool, False,
+    "a rater sees a gold item's answer beside their own after submitting it"
+))
 # -- the offline round trip (an annotator's project made by unbundle) -----------------------
 OFFLINE_PROJECT = _declare(Option[dict[str, Any] | None](
     "offline_project", dict, None, "the offline marker: bundle, annotator, curator project"

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.queue_order import next_open
 from annotator.errors import AnnotatorError
+from annotator.gui.activity import ItemActivity
 from annotator.gui.context import GuiContext
 from annotator.gui.judge.agreement_tab import AgreementTab
 from annotator.gui.judge.case_text import case_html, judges_html
@@ -73,6 +74,8 @@ class Page(QWidget):
             self.tabs.addTab(conflicts, "Conflicts")
             self.tabs.addTab(self.agreement, "Agreement")
         self._register_actions()
+        # Active time on each output (idle and pauses excluded), as the Annotate page does.
+        self.activity = ItemActivity(self, lambda: self.item, self._store_time)
         self.reload_items()
 
     # -- building ------------------------------------------------------------------------
@@ -190,8 +193,21 @@ class Page(QWidget):
         self.undo.clear()
         self.open_item(self.entries[row][0])
 
+    def _store_time(self, item: uuid.UUID, seconds: float) -> None:
+        assert self.context.project is not None and self.context.user is not None
+        try:
+            kinds.JUDGE.add_active_time(self.context.project, self.context.user, item, seconds)
+        except AnnotatorError as exc:  # e.g. reassigned meanwhile: the time is not work here
+            self.status.setText(str(exc))
+
+    def shutdown(self) -> None:
+        """Store the active time measured on the open output (window closing or switching)."""
+        self.activity.flush(self.item)
+
     def open_item(self, item: uuid.UUID) -> None:
         assert self.context.project is not None and self.context.user is not None
+        if self.item is not None and self.item != item:
+            self.activity.flush(self.item)
         self.item = item
         self.view = judge_scoring.view(self.context.project, self.context.user, item)
         self.case.setHtml(case_html(self.view))
@@ -237,6 +253,7 @@ class Page(QWidget):
         if self.item is None or not self.ready:
             return
         assert self.context.project is not None and self.context.user is not None
+        self.activity.flush(self.item, leaving=False)  # the time is stored before it freezes
         try:
             kinds.JUDGE.submit(self.context.project, self.context.user, self.item)
         except AnnotatorError as exc:

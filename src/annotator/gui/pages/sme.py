@@ -106,8 +106,10 @@ class SmePage(QWidget):
             self.verdict.queue.setFocus()
 
     def shutdown(self) -> None:
-        """Save typed text that has not paused yet (the window is closing or switching)."""
+        """Save typed text that has not paused yet and the active time measured (the window
+        is closing or switching)."""
         self.verdict.form.flush()
+        self.verdict.activity.flush(self.verdict.task)
 
 
 def Page(context: GuiContext) -> QWidget:  # noqa: N802 - the page protocol's name

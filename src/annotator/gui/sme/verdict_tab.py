@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from annotator.domain.queue_order import next_open
 from annotator.errors import AnnotatorError
 from annotator.gui import theme
+from annotator.gui.activity import ItemActivity
 from annotator.gui.context import GuiContext
 from annotator.gui.pages import MessagePage
 from annotator.gui.preferences import next_after_submit
@@ -61,6 +62,8 @@ class VerdictTab(QWidget):
         self.task: uuid.UUID | None = None
         self.view: sme_review.VerdictView | None = None
         self.undo = QUndoStack(self)
+        # Active time on each task (idle and pauses excluded), as the Annotate page does.
+        self.activity = ItemActivity(self, lambda: self.task, self._store_time)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         # An empty queue says so in a sentence instead of showing empty panes.
@@ -223,7 +226,15 @@ class VerdictTab(QWidget):
 
     # -- one task ----------------------------------------------------------------------------
 
+    def _store_time(self, task: uuid.UUID, seconds: float) -> None:
+        try:
+            kinds.SME.add_active_time(*self._who(), task, seconds)
+        except AnnotatorError as exc:  # e.g. reassigned meanwhile: the time is not work here
+            self.status.setText(str(exc))
+
     def open_task(self, task: uuid.UUID) -> None:
+        if self.task is not None and self.task != task:
+            self.activity.flush(self.task)
         try:
             view = sme_review.view(*self._who(), task)
         except AnnotatorError as exc:
@@ -320,6 +331,7 @@ class VerdictTab(QWidget):
         if self.task is None or not self.ready or self.view is None or self.view.submitted:
             return
         self.form.flush()
+        self.activity.flush(self.task, leaving=False)  # the time is stored before it freezes
         try:
             kinds.SME.submit(*self._who(), self.task)
         except AnnotatorError as exc:

@@ -69,6 +69,9 @@ class JudgeKind(RatingKind):
         """The judges' scores and reasons of the output."""
         return judges_of(session, loaded.item.id)
 
+    def item_key(self, item: Any) -> str:
+        return str(item.id)
+
     def load_item(self, session: Session, item_ref: Any) -> JudgeItem:
         return judge_item(session, item_ref)
 

@@ -20,8 +20,10 @@ from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
+from annotator.store.calibration import first_for
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import (
     Case,
     CaseImage,
@@ -68,7 +70,7 @@ def own_sheet(session: Session, actor: str, item_id: uuid.UUID) -> PhysicianScor
     ).first()
     if row is None:
         raise NotFound(f"{actor} is not assigned to score this output")
-    return row
+    return served(session, row)
 
 
 def _trajectory(item: JudgeItem) -> list[str]:
@@ -99,12 +101,16 @@ def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         rows = session.execute(
-            select(JudgeItem.id, JudgeItem.position, PhysicianScore.submitted_at)
+            select(JudgeItem.id, JudgeItem.position, PhysicianScore)
             .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
             .where(PhysicianScore.scorer_id == user.id)
             .order_by(JudgeItem.position)
         )
-        return [(i, f"output {p} of {total}", s is not None) for i, p, s in rows]
+        found = [(i, f"output {p} of {total}", served(session, row).submitted_at is not None)
+                 for i, p, row in rows]
+        first = first_for(session, user, "judge")
+    # Calibration outputs first for a physician in calibration (stable: position order).
+    return sorted(found, key=lambda entry: str(entry[0]) not in first)
 
 
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:

@@ -24,7 +24,8 @@ from annotator.errors import ConflictError, StateError, ValidationError
 from annotator.services.users import require_reader_of_others, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Decision, HistoryEntry, RatedWork, utcnow
+from annotator.store.schema import Decision, HistoryEntry, QualityItem, RatedWork, utcnow
+from annotator.store.settings import GOLD_SHOWN_TO_RATERS, get_setting
 
 # One field edit: set ``key`` to ``value`` (None clears it). The label map's edit, for all kinds.
 FieldEdit = LabelEdit
@@ -109,6 +110,11 @@ class RatingKind(ABC):
     def revealed(self, session: Session, loaded: Loaded) -> Any:
         """What the rater may see once submitted (the automated verdict, the judges)."""
         return None
+
+    @abstractmethod
+    def item_key(self, item: Any) -> str:
+        """The item's reference as text (a case id, a task's or output's id): how calibration
+        and gold items name it. ``item`` is a :class:`Loaded`'s item or :meth:`load_item`'s."""
 
     @abstractmethod
     def load_item(self, session: Session, item_ref: Any) -> Any:
@@ -205,6 +211,24 @@ class RatingKind(ABC):
         result = self.set_fields(project, actor, ref, [edit], expected_version=expected_version)
         return result.before[key]
 
+    def add_active_time(self, project: Project, actor: str, ref: Any,
+                        seconds: float) -> float | None:
+        """Add measured active seconds to the rater's row (the page's clock: idle gaps and
+        pauses excluded); the new total, or None when nothing was stored (no time, or the
+        row is submitted: re-reading it is not work on it)."""
+        if seconds <= 0:
+            return None
+        with project.tx() as session:
+            loaded = self.load(session, actor, ref)
+            work: RatedWork = loaded.work
+            if work.state == SUBMITTED:
+                return None
+            before = work.active_seconds
+            work.active_seconds = round((before or 0.0) + seconds, 1)
+            record(session, actor, "active_time", key="active_seconds", before=before,
+                   after=work.active_seconds, **self.history(loaded))
+            return work.active_seconds
+
     def submit(self, project: Project, actor: str, ref: Any) -> Any:
         """Freeze the row's values; the kind refuses an incomplete one and says what a submit
         moves (a case's state: returned)."""
@@ -253,18 +277,47 @@ class RatingKind(ABC):
                 "values": dict(work.values),
                 "missing": [] if submitted else self.missing(session, loaded),
                 "revealed": self.revealed(session, loaded) if submitted else None,
+                "feedback": self.feedback_in(session, loaded) if submitted else None,
             }
+
+    def feedback(self, project: Project, actor: str, ref: Any) -> dict[str, Any] | None:
+        """A calibration item's reference answer and reason beside the rater's own (a gold
+        item's too when the curator shows them); StateError before submitting."""
+        with project.read() as session:
+            loaded = self.load(session, actor, ref)
+            if loaded.work.state != SUBMITTED:
+                raise StateError("submit your answer before the reference is shown")
+            return self.feedback_in(session, loaded)
+
+    def feedback_in(self, session: Session, loaded: Loaded) -> dict[str, Any] | None:
+        """:meth:`feedback` of a submitted row inside the caller's transaction (None: the
+        item is neither, or a gold item the curator does not show)."""
+        if loaded.work.state != SUBMITTED:
+            return None
+        rows = session.scalars(
+            select(QualityItem).where(QualityItem.kind == self.name,
+                                      QualityItem.item_ref == self.item_key(loaded.item))
+            .order_by(QualityItem.purpose)
+        )
+        show_gold = get_setting(session, GOLD_SHOWN_TO_RATERS)
+        for row in rows:
+            if row.purpose == "calibration" or show_gold:
+                yours = loaded.work.submitted or {}
+                return {"purpose": row.purpose, "reference": dict(row.reference),
+                        "reason": row.reason,
+                        "yours": {key: yours.get(key) for key in row.reference}}
+        return None
 
     def trail(self, project: Project, actor: str, ref: Any) -> list[dict[str, Any]]:
         """The rater's own history on the item, oldest first (sets with the value each
         replaced, submits, reopenings): the append-only record undo and audits read."""
         with project.read() as session:
-            names = self.history(self.load(session, actor, ref))
-            rows = session.scalars(
-                select(HistoryEntry)
-                .where(HistoryEntry.actor == actor)
-                .order_by(HistoryEntry.at, HistoryEntry.id)
-            )
+            loaded = self.load(session, actor, ref)
+            names = self.history(loaded)
+            query = select(HistoryEntry).where(HistoryEntry.actor == actor)
+            if loaded.work.repeat_of is not None:  # a hidden repeat: its own entries only
+                query = query.where(HistoryEntry.at >= loaded.work.created_at)
+            rows = session.scalars(query.order_by(HistoryEntry.at, HistoryEntry.id))
             return [
                 {"at": e.at.isoformat(), "action": e.action, "key": e.key,
                  "before": e.before, "after": e.after}

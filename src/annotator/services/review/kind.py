@@ -24,6 +24,7 @@ from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.decisions import decide
 from annotator.services.users import get_user
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import Adjudication, Annotation, Case, CaseRevision
 
 
@@ -36,7 +37,7 @@ def load_annotation(session: Session, annotator: str, case_id: str) -> tuple[Cas
     annotation = active_annotation(session, case, user.id)
     if annotation is None:
         raise NotFound(f"case {case_id} is not assigned to {annotator}")
-    return case, annotation
+    return case, served(session, annotation)
 
 
 def revision_of(session: Session, annotation: Annotation) -> CaseRevision:
@@ -107,8 +108,14 @@ class CaseKind(RatingKind):
         return self.history(loaded)
 
     def after_submit(self, session: Session, actor: str, loaded: Loaded) -> str:
-        """The case's state: in review once its annotators have all submitted."""
+        """The case's state: in review once its annotators have all submitted (a hidden
+        repeat moves nothing)."""
+        if loaded.work.repeat_of is not None:
+            return str(loaded.item[0].state)
         return refresh_case_state(session, loaded.item[0], actor)
+
+    def item_key(self, item: Any) -> str:
+        return str(item[0].case_id)
 
     def load_item(self, session: Session, item_ref: Any) -> tuple[Case, dict[str, Any]]:
         """The case and its current draft content."""

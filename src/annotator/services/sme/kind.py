@@ -81,6 +81,9 @@ class SmeKind(RatingKind):
             return None
         return dict(task.automated)
 
+    def item_key(self, item: Any) -> str:
+        return str(item[0].id)
+
     def load_item(self, session: Session, item_ref: Any) -> Any:
         return task_parts(session, item_ref)
 

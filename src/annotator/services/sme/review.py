@@ -23,8 +23,10 @@ from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, missing_fields, stale_fields
+from annotator.store.calibration import first_for
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
 # Queue states shown to the SME (needs_recheck overrides the stored state).
@@ -164,7 +166,7 @@ def own_task(
     ).first()
     if mine is None:
         raise NotFound(f"{actor} is not assigned to review this item")
-    return task, item, bench, mine
+    return task, item, bench, served(session, mine)
 
 
 def _title(item: SmeItem, total: int, code: str) -> str:
@@ -221,17 +223,20 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
         )
         if benchmark is not None:
             query = query.where(SmeBenchmark.code == benchmark)
-        return [
+        first = first_for(session, user, "sme")
+        entries = [
             QueueEntry(
                 task_id=row.task_id,
                 item_id=item.item_id,
                 title=_title(item, total, bench.code),
                 benchmark=bench.code,
                 benchmark_label=str(bench.content.get("label", "")),
-                state=_state(row),
+                state=_state(served(session, row)),
             )
             for row, item, bench in session.execute(query)
         ]
+    # Calibration tasks first for an SME in calibration (stable: item order).
+    return sorted(entries, key=lambda entry: str(entry.task_id) not in first)
 
 
 def my_benchmarks(project: Project, actor: str) -> list[tuple[str, str]]:

@@ -24,6 +24,7 @@ from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
+from annotator.store.repeats import case_state_for_rater, served
 from annotator.store.schema import (
     Annotation,
     Case,
@@ -154,9 +155,10 @@ def _bundle_cases(
         left_out.setdefault(item.case_id, item.describe())
     cases: list[BundleCase] = []
     images: dict[str, bytes] = {}
-    for annotation, case in rows:
+    for first, case in rows:
         if case.case_id in left_out:
             continue
+        annotation = served(session, first)  # a due hidden repeat travels as any assignment
         revision = session.get(CaseRevision, case.current_revision_id)
         assert revision is not None
         case_images = list(
@@ -186,7 +188,8 @@ def _bundle_cases(
             BundleCase(
                 case_uuid=case.id,
                 case_id=case.case_id,
-                case_state=case.state,  # type: ignore[arg-type]  # CHECK-constrained
+                case_state=case_state_for_rater(  # type: ignore[arg-type]  # CHECK-constrained
+                    case.state, annotation),
                 revision=record_,
                 images=images_,
                 annotation=annotation_record(session, annotation, user.name),

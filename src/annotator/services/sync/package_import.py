@@ -29,6 +29,7 @@ from annotator.services.sync.recorded import take_recorded
 from annotator.services.users import get_user, require_role
 from annotator.store.history import record
 from annotator.store.project import Project
+from annotator.store.repeats import served
 from annotator.store.schema import (
     Annotation,
     Case,
@@ -157,9 +158,11 @@ def _apply_case(
     case = session.scalars(select(Case).where(Case.case_id == pcase.case_id)).first()
     if case is None:
         raise _CaseRefused(f"no case {pcase.case_id} in this project")
-    annotation = active_annotation(session, case, user.id)
-    if annotation is None:
+    first = active_annotation(session, case, user.id)
+    if first is None:
         raise _CaseRefused(f"no longer assigned to {user.name}")
+    annotation = served(session, first)  # the row the bundle carried: a due repeat, or it
+    repeat = annotation.repeat_of is not None
     incoming = pcase.annotation.history
     known = set(
         session.scalars(
@@ -181,7 +184,7 @@ def _apply_case(
             f"older than {user.name}'s work already here "
             f"(last change {latest_here:%Y-%m-%d %H:%M})",
         )
-    if case.state != CaseState.ANNOTATING.value:
+    if case.state != CaseState.ANNOTATING.value and not repeat:
         raise _CaseRefused(f"the case is already {case.state.replace('_', ' ')}")
     current = session.get(CaseRevision, case.current_revision_id)
     assert current is not None
@@ -200,7 +203,8 @@ def _apply_case(
         package_id=str(manifest.package_id),
     )
     session.flush()
-    refresh_case_state(session, case, user.name)
+    if not repeat:  # a hidden repeat never moves the case
+        refresh_case_state(session, case, user.name)
     return CaseResult(pcase.case_id, "added", f"{len(new)} change(s), {a.state.replace('_', ' ')}")
 
 

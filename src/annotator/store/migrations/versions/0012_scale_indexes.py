@@ -2,8 +2,8 @@
 image types per revision and rated work's state, and each revision's exam count stored beside
 its content (status no longer reads every draft)
 
-Revision ID: 0013_scale_indexes
-Revises: 0010_burned_text
+Revision ID: 0012_scale_indexes
+Revises: 0011_quality
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_scale_indexes"
-down_revision = "0010_burned_text"
+revision = "0012_scale_indexes"
+down_revision = "0011_quality"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,70 @@
+"""Hidden repeats are invisible to every query that does not ask for them.
+
+A repeat (``RatedWork.repeat_of`` set) is a rater's own earlier item served again to measure
+their agreement with themselves (issue 26). It must never count in inter-rater agreement,
+conflicts, adjudication, a case's state or the release, and those are computed by many
+queries. Rather than trusting each of them to filter, every ORM ``SELECT`` of rated work in
+a project session gets ``repeat_of IS NULL`` added (SQLAlchemy's ``with_loader_criteria``
+global filter); the few readers that need repeats (serving a rater their work, the quality
+report) say so with :data:`WITH_REPEATS`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import event, select
+from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker, with_loader_criteria
+
+from annotator.store.schema import RatedWork, utcnow
+
+INCLUDE_REPEATS = "include_repeats"
+# Execution options of a statement that may see repeats: ``select(...).execution_options(
+# **WITH_REPEATS)``.
+WITH_REPEATS: dict[str, Any] = {INCLUDE_REPEATS: True}
+
+
+def _hide_repeats(state: ORMExecuteState) -> None:
+    if (
+        state.is_select
+        and not state.is_column_load
+        and not state.is_relationship_load
+        and not state.execution_options.get(INCLUDE_REPEATS, False)
+    ):
+        state.statement = state.statement.options(
+            with_loader_criteria(
+                RatedWork, lambda cls: cls.repeat_of.is_(None), include_aliases=True
+            )
+        )
+
+
+def hide_repeats(factory: sessionmaker[Session]) -> None:
+    """Install the filter on every session the factory makes."""
+    event.listen(factory, "do_orm_execute", _hide_repeats)
+
+
+W = TypeVar("W", bound=RatedWork)
+
+
+def served(session: Session, first: W, now: datetime | None = None) -> W:
+    """The row the rater works on for ``first``'s item: its latest due repeat, else itself."""
+    if first.repeat_of is not None:
+        return first
+    model = type(first)
+    latest = session.scalars(
+        select(model)
+        .where(model.repeat_of == first.id, model.withdrawn_at.is_(None),
+               model.due_at <= (now or utcnow()))
+        .order_by(model.repeat_no.desc())
+        .limit(1)
+        .execution_options(**WITH_REPEATS)
+    ).first()
+    return latest if latest is not None else first
+
+
+def case_state_for_rater(case_state: str, row: RatedWork) -> str:
+    """The case's state as the rater's own views show it: a repeat is served on a case that
+    has long left annotating, and showing that would mark it, so a repeat shows
+    ``annotating`` (the state of every case a rater is given to label)."""
+    return "annotating" if row.repeat_of is not None else case_state

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import ValidationError
-from annotator.services.users import get_user, require_role
+from annotator.services.users import get_user, require, require_takes_work, takes_work
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, User, utcnow
@@ -29,7 +30,7 @@ class AssignReport:
 
 def _annotators(session: Session) -> list[User]:
     users = session.scalars(select(User).order_by(User.name))
-    return [u for u in users if Role.ANNOTATOR.value in u.role_names]
+    return [u for u in users if takes_work(u)]
 
 
 def reviewers_or_refuse(session: Session, what: str) -> list[User]:
@@ -110,7 +111,7 @@ def assign(
     quotas = quotas or {}
     report = AssignReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning cases")
+        require(session, actor, Action.ASSIGN_CASES)
         annotators = _annotators(session)
         unknown = set(quotas) - {u.name for u in annotators}
         if unknown:
@@ -156,11 +157,11 @@ def reassign(
     """
     report = AssignReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "reassigning cases")
+        require(session, actor, Action.ASSIGN_CASES)
         source = get_user(session, from_name)
         target = get_user(session, to_name) if to_name else None
-        if target is not None and Role.ANNOTATOR.value not in target.role_names:
-            raise ValidationError(f"{target.name} does not have the annotator role")
+        if target is not None:
+            require_takes_work(target)
         open_rows = session.scalars(
             select(Annotation).where(
                 Annotation.annotator_id == source.id,

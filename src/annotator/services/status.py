@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from annotator.domain.states import CaseState
+from annotator.services.users import takes_work
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, User
 
@@ -16,7 +17,7 @@ def project_status(project: Project) -> dict[str, int]:
         current = [c.current_revision_id for c in cases if c.current_revision_id is not None]
         revisions = list(session.scalars(select(CaseRevision).where(CaseRevision.id.in_(current))))
         images = list(session.scalars(select(CaseImage).where(CaseImage.revision_id.in_(current))))
-        annotators = sum(1 for u in session.scalars(select(User)) if "annotator" in u.role_names)
+        annotators = sum(1 for u in session.scalars(select(User)) if takes_work(u))
         submitted = (
             session.scalar(
                 select(func.count())

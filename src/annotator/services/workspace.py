@@ -23,6 +23,7 @@ from annotator.domain.labels import (
     missing_for_submit,
     split_key,
 )
+from annotator.domain.permissions import Action, may
 from annotator.domain.states import AnnotationState
 from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
@@ -251,7 +252,7 @@ def image_bytes(project: Project, sha256: str) -> bytes:
 
 def annotators(project: Project) -> list[str]:
     """Names of the project's users who hold the annotator role, sorted."""
-    return [u.name for u in list_users(project) if "annotator" in u.roles]
+    return [u.name for u in list_users(project) if may(u.roles, Action.TAKE_ASSIGNED_WORK)]
 
 
 def default_annotator(project: Project) -> str | None:

@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.errors import NotFound
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import reviewers_or_refuse, top_up
-from annotator.services.users import get_user, require_role
+from annotator.services.users import allows, get_user, require
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import (
@@ -30,7 +30,6 @@ from annotator.store.schema import (
     JudgeItem,
     JudgeModeScore,
     PhysicianScore,
-    User,
 )
 
 
@@ -79,7 +78,7 @@ def _trajectory(item: JudgeItem) -> list[str]:
 def assign(project: Project, actor: str, per_item: int = 2) -> int:
     """Give every judged output ``per_item`` physicians (annotators), least loaded first."""
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning judged outputs")
+        require(session, actor, Action.ASSIGN_JUDGED)
         people = reviewers_or_refuse(session, "judged outputs")
         rows = list(session.scalars(select(PhysicianScore)))
         load = Counter(r.scorer_id for r in rows)
@@ -176,6 +175,4 @@ def missing_keys(item: JudgeItem, scores: Sheet) -> list[str]:
 def may_see_runs(project: Project, actor: str) -> bool:
     """Conflicts and agreement name the runs and the judges: seniors and curators only."""
     with project.read() as session:
-        user = session.scalars(select(User).where(User.name == actor)).first()
-        roles = set(user.role_names) if user else set()
-        return bool(roles & {Role.ADJUDICATOR.value, Role.CURATOR.value})
+        return allows(session, actor, Action.READ_OTHERS_WORK)

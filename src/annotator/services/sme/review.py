@@ -16,10 +16,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.errors import NotFound, ValidationError
 from annotator.services.assignments import reviewers_or_refuse, top_up
-from annotator.services.users import get_user, require_role
+from annotator.services.users import get_user, require
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
@@ -179,7 +179,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
     if per_item < 1:
         raise ValidationError("each item needs at least one SME (--per-item >= 1)")
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning SME review items")
+        require(session, actor, Action.ASSIGN_SME)
         people = reviewers_or_refuse(session, "SME review items")
         rows = list(session.scalars(select(SmeVerdict)))
         load = Counter(r.reviewer_id for r in rows)

@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.permissions import Action
-from annotator.errors import NotFound
+from annotator.domain.states import QUEUE_STATES, queue_state
+from annotator.errors import NotFound, ValidationError
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import reviewers_or_refuse, top_up
@@ -27,6 +28,7 @@ from annotator.store.schema import (
     Case,
     CaseImage,
     CaseRevision,
+    JudgedRun,
     JudgeItem,
     JudgeModeScore,
     PhysicianScore,
@@ -96,18 +98,51 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         return added
 
 
-def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
-    """The physician's outputs in order: (item id, "output n of N", submitted)."""
+UNNAMED_BENCHMARK = "(benchmark not named in the run)"
+
+
+def _benchmark(run: JudgedRun) -> str:
+    """The benchmark a run was scored on, as the scoring core names its schema; never the
+    system (``target_model``) or the judge: physicians score blind."""
+    name = (run.code_version or {}).get("schema_version")
+    return str(name) if isinstance(name, str) and name.strip() else UNNAMED_BENCHMARK
+
+
+def my_items(
+    project: Project, actor: str, benchmark: str | None = None, state: str | None = None
+) -> list[tuple[uuid.UUID, str, bool]]:
+    """The physician's outputs in order: (item id, "output n of N", submitted), optionally
+    of one benchmark (:func:`my_benchmarks`) and in one state of ``QUEUE_STATES``."""
+    if state is not None and state not in QUEUE_STATES:
+        raise ValidationError(f"unknown queue state {state!r} (one of {', '.join(QUEUE_STATES)})")
     with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         rows = session.execute(
-            select(JudgeItem.id, JudgeItem.position, PhysicianScore.submitted_at)
+            select(JudgeItem.id, JudgeItem.position, PhysicianScore, JudgedRun)
             .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
+            .join(JudgedRun, JudgedRun.id == JudgeItem.run_id)
             .where(PhysicianScore.scorer_id == user.id)
             .order_by(JudgeItem.position)
         )
-        return [(i, f"output {p} of {total}", s is not None) for i, p, s in rows]
+        return [
+            (i, f"output {p} of {total}", score.submitted_at is not None)
+            for i, p, score, run in rows
+            if (benchmark is None or _benchmark(run) == benchmark)
+            and (state is None or queue_state(score.state, score.needs_recheck) == state)
+        ]
+
+
+def my_benchmarks(project: Project, actor: str) -> list[str]:
+    """The benchmarks of the physician's outputs: the queue's benchmark choices."""
+    with project.read() as session:
+        user = get_user(session, actor)
+        runs = session.scalars(
+            select(JudgedRun).join(JudgeItem, JudgeItem.run_id == JudgedRun.id)
+            .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
+            .where(PhysicianScore.scorer_id == user.id)
+        )
+        return sorted({_benchmark(run) for run in runs})
 
 
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.permissions import Action
+from annotator.domain.states import QUEUE_STATES, queue_state
 from annotator.errors import NotFound, ValidationError
 from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require
@@ -27,9 +28,6 @@ from annotator.sme.verdict import Verdict, missing_fields, stale_fields
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
-
-# Queue states shown to the SME (needs_recheck overrides the stored state).
-QUEUE_STATES = ("assigned", "in_progress", "submitted", "needs_recheck")
 
 
 @dataclass(frozen=True)
@@ -140,7 +138,7 @@ def pane(value: Any) -> Pane:
 
 
 def _state(row: SmeVerdict) -> str:
-    return "needs_recheck" if row.needs_recheck else row.state
+    return queue_state(row.state, row.needs_recheck)
 
 
 def task_parts(session: Session, task_id: uuid.UUID) -> tuple[SmeTask, SmeItem, SmeBenchmark]:
@@ -210,8 +208,13 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         return added
 
 
-def queue(project: Project, actor: str, benchmark: str | None = None) -> list[QueueEntry]:
-    """The SME's tasks in item order, optionally of one benchmark code only."""
+def queue(
+    project: Project, actor: str, benchmark: str | None = None, state: str | None = None
+) -> list[QueueEntry]:
+    """The SME's tasks in item order, optionally of one benchmark code only and in one
+    state of :data:`~annotator.domain.states.QUEUE_STATES` (never by system: blind)."""
+    if state is not None and state not in QUEUE_STATES:
+        raise ValidationError(f"unknown queue state {state!r} (one of {', '.join(QUEUE_STATES)})")
     with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
@@ -235,6 +238,7 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
                 state=_state(row),
             )
             for row, item, bench in session.execute(query)
+            if state is None or _state(row) == state
         ]
 
 

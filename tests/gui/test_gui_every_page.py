@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint
 from PySide6.QtGui import QImage, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,

@@ -196,10 +196,16 @@ class CaseListPanel(QWidget):
 
     def refresh(self) -> None:
         """Ask the core for the list again (after a save, submit or filter change)."""
+        # The kept modality before the combo offers it (it lists what the core reports).
+        modality = str(self.modality.currentData() or self._wanted_modality)
         listing = annotating.my_cases(
             self.project, self.user, show=str(self.filter.currentData()), search=self.search.text(),
-            modality=str(self.modality.currentData() or workspace.ANY_MODALITY),
+            modality=modality,
         )
+        if modality != workspace.ANY_MODALITY and modality not in listing.modalities:
+            self._wanted_modality = workspace.ANY_MODALITY  # kept, but no case has it now
+            self.refresh()
+            return
         self._offer_modalities(listing.modalities)
         self.model.set_rows(listing.rows)
         self._total, self._submitted = listing.total, listing.submitted

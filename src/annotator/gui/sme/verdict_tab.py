@@ -102,10 +102,8 @@ class VerdictTab(QWidget):
         self.counts = QLabel("")
         self.counts.setWordWrap(True)
         column.addWidget(QLabel("<b>My queue</b> (J / K: next / previous)"))
-        filters = QHBoxLayout()
-        filters.addWidget(self.filter, 1)
-        filters.addWidget(self.state_filter)
-        column.addLayout(filters)
+        column.addWidget(self.filter)  # one above the other: each names its choice whole
+        column.addWidget(self.state_filter)
         column.addWidget(self.queue, 1)
         column.addWidget(self.counts)
         return box

@@ -105,3 +105,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo project (``annotator demo``), built once per test session: copy it before
+    changing it (``shutil.copytree``), as the module fixtures that use it do."""
+    from annotator.services.demo import build_demo
+
+    folder = tmp_path_factory.mktemp("demo-template") / "project"
+    build_demo(str(folder))
+    return folder

@@ -180,3 +180,29 @@ def test_active_time_on_an_output_is_stored_before_submit_and_on_leaving(
     assert times == [{"rater": "a1", "kind": "judge", "timed": 1, "median_seconds": 45.0,
                       "fast": []}]  # the second is not submitted: no time on task yet
     assert kinds.JUDGE.add_active_time(team, "a1", first, 10.0) is None  # submitted: frozen
+
+
+def test_the_outputs_filter_by_benchmark_and_state_and_keep_the_choice(
+    qtbot: Any, team: Any
+) -> None:
+    import_runs(team, "cu", RUNS)
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    benchmarks = [page.benchmark_filter.itemData(i) for i in range(page.benchmark_filter.count())]
+    assert benchmarks[0] is None and benchmarks[1:] == judge_scoring.my_benchmarks(team, "a1")
+    assert not any("agent" in str(b) for b in benchmarks)  # never the system under test
+    everything = list(page.entries)
+    first = page.item
+    for row in page.form.rows:
+        page.choose(row.key, "U" if row.key.endswith("/label") else 2)
+    page.submit()
+    page.state_filter.setCurrentIndex(page.state_filter.findData("submitted"))
+    assert [entry[0] for entry in page.entries] == [first]
+    page.state_filter.setCurrentIndex(page.state_filter.findData("assigned"))
+    assert first not in [entry[0] for entry in page.entries]
+    assert len(page.entries) == len(everything) - 1
+    again = Page(GuiContext(team, "a1"))  # the page built again (a restart)
+    qtbot.addWidget(again)
+    assert again.state_filter.currentData() == "assigned"
+    assert [entry[0] for entry in again.entries] == [entry[0] for entry in page.entries]

@@ -439,3 +439,25 @@ def test_a_re_check_after_a_smaller_scale_says_which_answer_to_give_again(
     _key(qtbot, page, "Return", ctrl=True)
     view = sme_review.view(sme, "a1", task)
     assert view.state == "submitted" and view.fields["score"] == 3.0
+
+
+def test_the_queue_filters_by_state_and_keeps_its_filters(qtbot: Any, sme: Any) -> None:
+    task = sme_review.task_of(sme, "it-01", "A-NEG2")
+    for key, value in (("applicability", "applicable"), ("outcome", "pass"), ("score", 4)):
+        kinds.SME.set_field(sme, "a1", task, key, value)
+    kinds.SME.submit(sme, "a1", task)
+    page = _page(qtbot, sme)
+    verdict = page.verdict
+    states = [verdict.state_filter.itemData(i) for i in range(verdict.state_filter.count())]
+    assert states == [None, "assigned", "in_progress", "submitted", "needs_recheck"]
+    verdict.state_filter.setCurrentIndex(states.index("submitted"))
+    assert [e.task_id for e in verdict.entries] == [task]
+    verdict.state_filter.setCurrentIndex(states.index("assigned"))
+    assert task not in [e.task_id for e in verdict.entries] and verdict.entries
+    verdict.filter.setCurrentIndex(verdict.filter.findData("A-NEG1"))
+    assert {(e.benchmark, e.state) for e in verdict.entries} == {("A-NEG1", "assigned")}
+    rebuilt = _page(qtbot, sme)  # the page built again (a restart)
+    again = rebuilt.verdict
+    assert again.filter.currentData() == "A-NEG1"
+    assert again.state_filter.currentData() == "assigned"
+    assert [e.task_id for e in again.entries] == [e.task_id for e in verdict.entries]

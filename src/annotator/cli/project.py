@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.services.backup import backup_project
 from annotator.services.case_history import case_history
 from annotator.services.demo import build_demo, default_demo_folder
 from annotator.services.history_audit import verify_history
 from annotator.services.repair import repair_case_states
 from annotator.services.status import project_status
-from annotator.store.project import DB_NAME, backup_to
+from annotator.store.project import DB_NAME
 
 
 def register(subparsers: Any) -> None:
@@ -75,7 +76,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    target = backup_to(project_of(args), Path(args.file))
+    project = project_of(args)
+    target = backup_project(project, actor_of(project, args), Path(args.file))
     print(f"backup written to {target}")
     return 0
 

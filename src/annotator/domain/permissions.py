@@ -3,8 +3,9 @@
 Services refuse an action the actor's roles do not allow (PermissionDenied with the message
 of :func:`refusal`); the GUI asks :func:`may` first, so an action a role cannot take is
 disabled with a tooltip naming the role it needs, instead of being refused after the user
-typed their work. Pages are shown to the roles that can use them (:func:`pages_for`), and
-each role lands on its own page (:func:`landing_page`).
+typed their work. Services ask through one helper (``services.users.require``), and no other
+module compares roles (``tests/test_one_rule_source.py``). Pages are shown to the roles that
+can use them (:func:`pages_for`), and each role lands on its own page (:func:`landing_page`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ class Action(StrEnum):
     READ_OTHERS_WORK = "read_others_work"
     VIEW_DESK = "view_desk"
     SET_STUCK_LIMIT = "set_stuck_limit"
+    ASSIGN_REPEATS = "assign_repeats"
+    MANAGE_QUALITY = "manage_quality"
+    READ_QUALITY = "read_quality"
+    REVIEW_IMAGES = "review_images"
+    SPLIT_REVIEW = "split_review"
+    TAKE_ASSIGNED_WORK = "take_assigned_work"
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,7 @@ class Rule:
     doing: str
 
 
+_ANNOTATOR = frozenset({Role.ANNOTATOR})
 _CURATOR = frozenset({Role.CURATOR})
 _ADJUDICATOR = frozenset({Role.ADJUDICATOR})
 _SENIOR = frozenset({Role.ADJUDICATOR, Role.CURATOR})
@@ -76,7 +84,17 @@ RULES: dict[Action, Rule] = {
     Action.READ_OTHERS_WORK: Rule(_SENIOR, "reading other annotators' work"),
     Action.VIEW_DESK: Rule(_SENIOR, "viewing the curator's desk"),
     Action.SET_STUCK_LIMIT: Rule(_CURATOR, "setting the desk's stuck limit"),
+    Action.ASSIGN_REPEATS: Rule(_CURATOR, "assigning hidden repeats"),
+    Action.MANAGE_QUALITY: Rule(_CURATOR, "managing calibration, gold items and quality settings"),
+    Action.READ_QUALITY: Rule(_SENIOR, "reading the quality report"),
+    Action.REVIEW_IMAGES: Rule(_CURATOR, "reviewing images for burned-in text"),
+    Action.SPLIT_REVIEW: Rule(_SENIOR, "splitting review work"),
+    # Not an act of the actor but of the person given work: cases, bundles, SME items and
+    # judged outputs go to annotators, and the agreement and round-trip views count them.
+    Action.TAKE_ASSIGNED_WORK: Rule(_ANNOTATOR, "being given work to annotate or score"),
 }
+# Who the setup actor counts as while a project has no user yet (somebody adds the first).
+SETUP_ROLES = frozenset({Role.CURATOR.value})
 
 # The app's pages, in page-bar order, and the actions that make a page useful to a role.
 # "annotate" and "sme" and "judge" are every rater's own work: any role may open them.
@@ -110,6 +128,11 @@ def refusal(action: Action, actor: str) -> str:
     """The one-line message of a refused action: what it was and which role it needs."""
     needs = " or ".join(needed_roles(action))
     return f"{RULES[action].doing} needs the {needs} role; {actor} does not have it"
+
+
+def not_a_user(action: Action, actor: str) -> str:
+    """The one-line message of an action by a name that is not a user of the project."""
+    return f"{RULES[action].doing}: {actor!r} is not a user of this project"
 
 
 def pages_for(roles: Iterable[str]) -> list[str]:

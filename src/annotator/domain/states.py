@@ -31,6 +31,18 @@ class CaseState(StrEnum):
 ROLES = tuple(r.value for r in Role)
 ANNOTATION_STATES = tuple(s.value for s in AnnotationState)
 CASE_STATES = tuple(s.value for s in CaseState)
+# The state filter of the SME and judge queues (id -> label): a rater's own work item.
+QUEUE_STATES: dict[str, str] = {
+    "assigned": "Not started",
+    "in_progress": "In progress",
+    "submitted": "Submitted",
+    "needs_recheck": "Needs re-check",
+}
+
+
+def queue_state(state: str, needs_recheck: bool) -> str:
+    """A rater's item in the queue's words: re-check first, else its stored state."""
+    return "needs_recheck" if needs_recheck else state
 
 
 def case_state_after_submissions(current: CaseState, annotation_states: Iterable[str]) -> CaseState:

@@ -219,6 +219,9 @@ def _qt_palette(colours: dict[str, str]) -> QPalette:
     for qt_role in (role.WindowText, role.Text, role.ButtonText):
         # Read-only forms (a submitted verdict) stay readable: 4.5:1, not grey on grey.
         palette.setColor(group.Disabled, qt_role, QColor(colours["disabled_text"]))
+    # A disabled button lies flat on the window (Fusion shades a button lighter than its
+    # colour; a dark theme's grey label on that lighter grey fell to 3.8:1).
+    palette.setColor(group.Disabled, role.Button, QColor(colours["window"]))
     return palette
 
 

@@ -25,10 +25,11 @@ from annotator.agreement.project_data import (
 )
 from annotator.agreement.report import build_report
 from annotator.agreement.tables import TABLE8_HEADER, table8_rows
-from annotator.domain.states import AnnotationState, Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import AnnotationState
 from annotator.export.agreement import AgreementPart, release_agreement, release_basis
 from annotator.services import agreement_cache
-from annotator.services.users import require_role
+from annotator.services.users import require, takes_work
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, CaseRevision, User, UserRole
 from annotator.store.settings import DEID_SEED
@@ -67,7 +68,7 @@ def load_basis(session: Session) -> ProjectBasis:
     progress = []
     with_work = {a.annotator_id for a in active}
     for user in session.scalars(select(User).order_by(User.name)):
-        if user.id not in with_work and Role.ANNOTATOR.value not in user.role_names:
+        if user.id not in with_work and not takes_work(user):
             continue
         mine = [a for a in active if a.annotator_id == user.id]
         submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
@@ -83,7 +84,7 @@ def agreement_report(
     Raises PermissionDenied unless ``actor`` has the curator role.
     """
     with project.read() as session:
-        require_role(session, actor, Role.CURATOR, DOING)
+        require(session, actor, Action.READ_AGREEMENT)
         key = agreement_cache.input_key("project", input_rows(session), options)
         cached = agreement_cache.lookup(session, "project", key)
         if cached is not None:

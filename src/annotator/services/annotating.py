@@ -17,9 +17,11 @@ from annotator.domain import labels as L
 from annotator.domain.states import can_reopen
 from annotator.domain.suggestions import accept_edits, figures, suggestions
 from annotator.errors import StateError
+from annotator.services import workspace
 from annotator.services.rating.engine import SetResult, reopen_work
 from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.kind import CASES, load_annotation, revision_of
+from annotator.services.review.queue import list_items
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import case_state_for_rater
@@ -99,3 +101,19 @@ def reopen(project: Project, annotator: str, case_id: str) -> str:
         record(session, annotator, "reopened", case_pk=case.id, annotation_id=annotation.id)
         session.flush()
         return refresh_case_state(session, case, annotator)
+
+
+def my_cases(project: Project, user: str, *, show: str = "all", search: str = "",
+             modality: str = workspace.ANY_MODALITY) -> workspace.CaseList:
+    """The user's case list (``workspace.case_list``), with the open-conflict filter.
+
+    ``show="open_conflict"`` keeps the user's cases that have an undecided conflict between
+    annotators; it reads other people's work, so it needs the role that may (annotators
+    are refused with the rule's sentence, and are not offered the filter:
+    ``workspace.case_filters``).
+    """
+    conflicted: frozenset[str] | None = None
+    if show == workspace.OPEN_CONFLICT:
+        conflicted = frozenset(item.case_id for item in list_items(project, user, only_open=True))
+    return workspace.case_list(project, user, show=show, search=search, modality=modality,
+                               conflicted=conflicted)

@@ -11,9 +11,10 @@ from typing import Any, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import ValidationError
-from annotator.services.users import get_user, require_role
+from annotator.services.users import get_user, require, require_takes_work, takes_work
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, RatedWork, User, utcnow
@@ -33,7 +34,7 @@ class AssignReport:
 
 def _annotators(session: Session) -> list[User]:
     users = session.scalars(select(User).order_by(User.name))
-    return [u for u in users if Role.ANNOTATOR.value in u.role_names]
+    return [u for u in users if takes_work(u)]
 
 
 def reviewers_or_refuse(session: Session, what: str) -> list[User]:
@@ -200,7 +201,7 @@ def plan_assignment(
     if per_case < 1:
         raise ValidationError("--per-case must be at least 1")
     with project.read() as session:
-        require_role(session, actor, Role.CURATOR, "assigning cases")
+        require(session, actor, Action.ASSIGN_CASES)
         return _plan(session, per_case, quotas or {}, case_ids)[0]
 
 
@@ -222,7 +223,7 @@ def assign(
         raise ValidationError("--per-case must be at least 1")
     report = AssignReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning cases")
+        require(session, actor, Action.ASSIGN_CASES)
         plan, placements, existing = _plan(session, per_case, quotas or {}, case_ids)
         for case, user in placements:
             _place(session, actor, case, user, existing)
@@ -240,11 +241,11 @@ def reassign(
     """
     report = AssignReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "reassigning cases")
+        require(session, actor, Action.ASSIGN_CASES)
         source = get_user(session, from_name)
         target = get_user(session, to_name) if to_name else None
-        if target is not None and Role.ANNOTATOR.value not in target.role_names:
-            raise ValidationError(f"{target.name} does not have the annotator role")
+        if target is not None:
+            require_takes_work(target)
         open_rows = session.scalars(
             select(Annotation).where(
                 Annotation.annotator_id == source.id,

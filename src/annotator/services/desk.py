@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from annotator.agreement.tables import headline
 from annotator.domain.permissions import Action, may, refusal
-from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.services.agreement import agreement_report
 from annotator.services.kinds import waiting_elsewhere
@@ -37,6 +37,7 @@ from annotator.services.review.queue import list_items
 from annotator.services.sme.results import results as sme_results
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
+from annotator.services.users import takes_work
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, RatedWork, User, UserRole, utcnow
@@ -265,9 +266,8 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
         .group_by(User.name, Annotation.state)
     ):
         counts[name][state] += n
-    annotators = sorted(set(counts) | set(session.scalars(
-        select(User.name).join(UserRole, UserRole.user_id == User.id)
-        .where(UserRole.role == Role.ANNOTATOR.value))))
+    annotators = sorted(set(counts) | {u.name for u in session.scalars(select(User))
+                                       if takes_work(u)})
     times: dict[str, list[float]] = defaultdict(list)
     seconds = Annotation.labels["active_seconds"].as_float()
     for name, value in session.execute(

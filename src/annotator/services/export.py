@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.export.checks import release_warnings
 from annotator.export.errors import ExportError
 from annotator.export.release_input import HeldBack, ReleaseInput
@@ -24,7 +24,7 @@ from annotator.export.writer import ExportOptions, ExportResult, write_release
 from annotator.services.agreement import release_agreement_part
 from annotator.services.pixel_review import unresolved
 from annotator.services.release import collect_release
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.settings import CARD, PROJECT_NAME
@@ -48,7 +48,7 @@ def card_settings(project: Project) -> CardSettings:
 def save_card_settings(project: Project, actor: str, **changes: str) -> CardSettings:
     """Change card fields (curators only); returns the new settings. Raises ExportError."""
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "editing the benchmark card")
+        require(session, actor, Action.EDIT_CARD)
     current = card_settings(project)
     updated = current.replace(**changes)
     for key in sorted(changes):
@@ -118,7 +118,7 @@ def export_release(
     failure.
     """
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "exporting a release")
+        require(session, actor, Action.EXPORT)
     settings = card_settings(project)
     options = ExportOptions(
         version=check_version(version or settings.version),

@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.case import content_hash
-from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import AnnotatorError
 from annotator.imaging.probe import PNG
 from annotator.ingest import CaseCandidate
@@ -25,7 +26,7 @@ from annotator.ingest.reader import iter_case_sources
 from annotator.ingest.sources import find_case_files
 from annotator.services.pixel_review import checked_hashes, redacted_hashes, store_checks
 from annotator.services.review.caseflow import send_for_recheck
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import (
@@ -101,7 +102,7 @@ def import_cases(
     refuses them until ``redact --scan``.
     """
     with project.read() as session:
-        require_role(session, actor, Role.CURATOR, "importing cases")
+        require(session, actor, Action.IMPORT_CASES)
         checked = set(checked_hashes(session))
     state = task or TaskState()
     seed = project.setting(DEID_SEED)

@@ -21,7 +21,7 @@ import numpy as np
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.errors import AnnotatorError, NotFound
 from annotator.imaging._raster import read_raster
 from annotator.imaging.probe import DICOM, PNG, sniff_media_type
@@ -29,7 +29,7 @@ from annotator.imaging.render import encode_png
 from annotator.ingest.deidentify import read_dicom
 from annotator.ingest.pixel_text import check_pixels, exam_modalities, exam_reasons
 from annotator.ingest.results import CandidateImage
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.store.history import record
 from annotator.store.project import Project, vacuum
 from annotator.store.schema import (
@@ -99,7 +99,7 @@ def redacted_hashes(session: Session, shas: Iterable[str]) -> dict[str, str]:
 def scan(project: Project, actor: str) -> int:
     """Check every stored image that has no check yet (stored before checks existed)."""
     with project.read() as session:
-        require_role(session, actor, Role.CURATOR, "checking images for burned-in text")
+        require(session, actor, Action.REVIEW_IMAGES)
         done = checked_hashes(session)
         rows = session.execute(select(CaseImage.sha256, CaseImage.figures, CaseImage.draft_path,
                                       CaseRevision.content)
@@ -197,7 +197,7 @@ def list_images(project: Project, actor: str, *, all_images: bool = False
                 ) -> list[ImageStatus]:
     """Flagged (and unchecked) images of every case; every image with ``all_images``."""
     with project.read() as session:
-        require_role(session, actor, Role.CURATOR, "listing images for redaction")
+        require(session, actor, Action.REVIEW_IMAGES)
         rows = image_statuses(session)
     return rows if all_images else [r for r in rows if r.status != "clear"]
 
@@ -228,7 +228,7 @@ def redact(project: Project, actor: str, case_id: str, draft_path: str,
     if not boxes:
         raise RedactionError("give at least one --box X,Y,W,H")
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "redacting images")
+        require(session, actor, Action.REVIEW_IMAGES)
         image = _current_image(session, case_id, draft_path)
         old = image.sha256
         data = project.images.get(session, old)
@@ -257,7 +257,7 @@ def no_phi(project: Project, actor: str, case_id: str, draft_path: str, reason: 
     if not reason.strip():
         raise RedactionError("say why the image holds no patient data (--reason TEXT)")
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "reviewing images")
+        require(session, actor, Action.REVIEW_IMAGES)
         image = _current_image(session, case_id, draft_path)
         key = _review_key(session, image.sha256)
         previous = session.get(ImageReview, key)
@@ -281,7 +281,7 @@ def accept_suggested(project: Project, actor: str, case_ids: Sequence[str] = ()
                      ) -> AcceptReport:
     """Redact every flagged, unreviewed image with the boxes its check proposes."""
     with project.read() as session:
-        require_role(session, actor, Role.CURATOR, "redacting images")
+        require(session, actor, Action.REVIEW_IMAGES)
         known = set(session.scalars(select(Case.case_id)))
         missing = [c for c in case_ids if c not in known]
         if missing:

@@ -25,13 +25,13 @@ from annotator.agreement import quality as Q
 from annotator.agreement.intervals import Interval, interval_text
 from annotator.agreement.latent_class import dawid_skene
 from annotator.domain.labels import LabelEdit, validate_edit
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
 from annotator.services.kinds import KINDS
 from annotator.services.rating.engine import Loaded
 from annotator.services.rating.repeats import repeat_pairs
-from annotator.services.users import get_user, require_reader_of_others, require_role
+from annotator.services.users import get_user, require, require_user
 from annotator.store import calibration
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -81,7 +81,7 @@ def mark_item(
         raise ValidationError(f"a {purpose} item needs a reason")
     kind = _kind(kind_name)
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, f"marking {purpose} items")
+        require(session, actor, Action.MANAGE_QUALITY)
         if purpose == "gold" and not get_setting(session, GOLD_ITEMS):
             raise ValidationError("this project has no gold items (set gold_items first)")
         item = kind.load_item(session, _item_ref(kind_name, ref))
@@ -128,7 +128,7 @@ def unmark_item(project: Project, actor: str, kind_name: str, ref: str, purpose:
     """Take an item out of calibration (or gold); the mark stays in the history."""
     kind = _kind(kind_name)
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, f"unmarking {purpose} items")
+        require(session, actor, Action.MANAGE_QUALITY)
         key = kind.item_key(kind.load_item(session, _item_ref(kind_name, ref)))
         row = session.scalars(select(QualityItem).where(
             QualityItem.kind == kind_name, QualityItem.item_ref == key,
@@ -143,7 +143,7 @@ def unmark_item(project: Project, actor: str, kind_name: str, ref: str, purpose:
 def set_in_calibration(project: Project, actor: str, rater: str, on: bool | None) -> None:
     """Put a rater in calibration, take them out, or (None) leave it to the first-N rule."""
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "setting who is in calibration")
+        require(session, actor, Action.MANAGE_QUALITY)
         get_user(session, rater)
         put_setting(session, IN_CALIBRATION, on, rater)
         record(session, actor, "calibration_set", key=rater, after=on)
@@ -289,7 +289,7 @@ def _score(q: RaterQuality) -> float | None:
 def snapshot(project: Project, actor: str) -> QualitySnapshot:
     """The quality of every rater on every kind of rated work (curators and seniors)."""
     with project.read() as session:
-        require_reader_of_others(session, actor, "the quality report")
+        require_user(session, actor, Action.READ_QUALITY)
         names = _names(session)
         quality: dict[str, RaterQuality] = {}
 
@@ -398,7 +398,7 @@ def set_quality_settings(
     if first_n is not None and first_n < 0:
         raise ValidationError("--first-n must be 0 or more")
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "changing the quality settings")
+        require(session, actor, Action.MANAGE_QUALITY)
         if first_n is not None:
             record(session, actor, "setting", key=CALIBRATION_FIRST_N.key,
                    before=get_setting(session, CALIBRATION_FIRST_N), after=first_n)

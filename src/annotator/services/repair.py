@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from annotator.domain.states import CaseState, Role, case_state_after_submissions
+from annotator.domain.permissions import Action
+from annotator.domain.states import CaseState, case_state_after_submissions
 from annotator.services.review.base import active_annotations
 from annotator.services.review.caseflow import refresh_case_state
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.store.project import Project
 from annotator.store.schema import Case
 
@@ -36,7 +37,7 @@ def repair_case_states(project: Project, actor: str, *, dry_run: bool = False) -
     """
     fixes: list[StateFix] = []
     with (project.read() if dry_run else project.tx()) as session:  # a dry run only reads
-        require_role(session, actor, Role.CURATOR, "repairing case states")
+        require(session, actor, Action.REPAIR)
         for case in session.scalars(select(Case).order_by(Case.case_id)):
             states = [a.state for a in active_annotations(session, case)]
             implied = case_state_after_submissions(CaseState(case.state), states).value

@@ -9,8 +9,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from annotator.domain.states import CaseState
+from annotator.services.users import takes_work
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, UserRole
+from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, User
 
 OPEN_STATES = (CaseState.ANNOTATING.value, CaseState.IN_REVIEW.value)
 
@@ -32,8 +33,7 @@ def project_status(project: Project) -> dict[str, int]:
         needs_fix = session.scalar(
             select(func.count()).select_from(CaseRevision).join(Case, current)
             .where(Case.state.in_(OPEN_STATES), func.json_array_length(CaseRevision.problems) > 0))
-        annotators = session.scalar(
-            select(func.count()).select_from(UserRole).where(UserRole.role == "annotator"))
+        annotators = sum(1 for u in session.scalars(select(User)) if takes_work(u))
         submitted = session.scalar(
             select(func.count()).select_from(Annotation)
             .where(Annotation.state == "submitted", Annotation.withdrawn_at.is_(None)))
@@ -43,7 +43,7 @@ def project_status(project: Project) -> dict[str, int]:
             "images": sum(images.values()),
             "dicom_images": images.get("application/dicom", 0),
             "needs_fix": int(needs_fix or 0),
-            "annotators": int(annotators or 0),
+            "annotators": annotators,
             "annotations_submitted": int(submitted or 0),
             "annotating": by_state.get(CaseState.ANNOTATING.value, 0),
             "in_review": by_state.get(CaseState.IN_REVIEW.value, 0),

@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.passwords import hash_password, verify_password
+from annotator.domain.permissions import SETUP_ROLES, Action, may, not_a_user, refusal
 from annotator.domain.states import ROLES, Role
 from annotator.domain.text import one_line
 from annotator.errors import NotFound, PermissionDenied, ValidationError
@@ -34,41 +35,48 @@ def get_user(session: Session, name: str) -> User:
     return user
 
 
-def require_role(session: Session, actor: str, role: Role, doing: str) -> User | None:
-    """Return the acting user, or raise PermissionDenied naming the missing role.
+def require(session: Session, actor: str, action: Action) -> User | None:
+    """The acting user if their roles allow ``action`` (:mod:`annotator.domain.permissions`),
+    else PermissionDenied with the rule's one-line :func:`refusal`.
 
-    While a project has no user at all, the setup actor may act as curator (somebody has to
-    add the first people).
-    """
-    if actor == SETUP_ACTOR and role is Role.CURATOR and not _any_user(session):
-        return None
-    user = session.scalars(select(User).where(User.name == actor)).first()
-    if user is None:
-        raise PermissionDenied(f"{doing}: {actor!r} is not a user of this project")
-    if role.value not in user.role_names:
-        raise PermissionDenied(f"{doing} needs the {role.value} role; {actor} does not have it")
-    return user
-
-
-# Roles that may read other people's annotations: blinding holds for everyone else.
-READERS_OF_OTHERS = frozenset({Role.ADJUDICATOR.value, Role.CURATOR.value})
-
-
-def require_reader_of_others(session: Session, actor: str, doing: str) -> User:
-    """The acting user if they may see other annotators' labels and comments.
-
-    Annotators work blind: only adjudicators and curators read someone else's annotation.
-    Raises PermissionDenied for anyone else, and for a name that is not a user.
+    The one place a service asks who may act: the GUI asks the same rule (``permissions.may``)
+    before it offers the action, so a refusal here never comes after typed work. While a
+    project has no user at all, the setup actor holds the curator role (somebody has to add
+    the first people); it gets None back, as it is nobody's row.
     """
     user = session.scalars(select(User).where(User.name == actor)).first()
     if user is None:
-        raise PermissionDenied(f"{doing}: {actor!r} is not a user of this project")
-    if not READERS_OF_OTHERS & set(user.role_names):
-        raise PermissionDenied(
-            f"{doing} shows other annotators' work and needs the adjudicator or curator role;"
-            f" {actor} does not have it"
-        )
+        if actor == SETUP_ACTOR and may(SETUP_ROLES, action) and not _any_user(session):
+            return None
+        raise PermissionDenied(not_a_user(action, actor))
+    if not may(user.role_names, action):
+        raise PermissionDenied(refusal(action, actor))
     return user
+
+
+def require_user(session: Session, actor: str, action: Action) -> User:
+    """:func:`require` for actions only a real user takes (reading others' work, deciding)."""
+    user = require(session, actor, action)
+    if user is None:
+        raise PermissionDenied(not_a_user(action, actor))
+    return user
+
+
+def allows(session: Session, actor: str, action: Action) -> bool:
+    """Whether ``actor`` (a user's name) may take ``action``: what a page asks to show a tab."""
+    user = session.scalars(select(User).where(User.name == actor)).first()
+    return user is not None and may(user.role_names, action)
+
+
+def takes_work(user: User) -> bool:
+    """Whether ``user`` is given work to annotate or score (cases, items, outputs)."""
+    return may(user.role_names, Action.TAKE_ASSIGNED_WORK)
+
+
+def require_takes_work(user: User) -> None:
+    """ValidationError unless ``user`` may be given work (the target of an assignment)."""
+    if not takes_work(user):
+        raise ValidationError(refusal(Action.TAKE_ASSIGNED_WORK, user.name))
 
 
 def _any_user(session: Session) -> bool:
@@ -92,7 +100,7 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
             f"roles must be among {', '.join(ROLES)} (got {', '.join(bad) or 'none'})"
         )
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "adding users")
+        require(session, actor, Action.MANAGE_USERS)
         user = session.scalars(select(User).where(User.name == name)).first()
         if user is None:
             user = User(name=name)
@@ -104,7 +112,7 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
         record(session, actor, "user_added", after={"name": name, "roles": new_roles})
         session.flush()
         info = UserInfo(user.name, user.role_names)
-    if project.setting(LOCAL_USER) is None and "curator" in info.roles:
+    if project.setting(LOCAL_USER) is None and may(info.roles, Action.MANAGE_USERS):
         # The first curator becomes this project's default identity on the command line.
         project.set_setting(LOCAL_USER, info.name)
     return info
@@ -193,7 +201,7 @@ def _require_first_password(actor: str, user: User, owner: bool) -> None:
     one logs in, a name is all it takes to claim an account, so only the connection that owns
     the store (which could rewrite the table anyway) may set it.
     """
-    if Role.CURATOR.value not in user.role_names:
+    if not may(user.role_names, Action.MANAGE_USERS):
         raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one must be a curator's own, so"
                                f" that logins cannot lock the curators out; {user.name} is not"
                                " a curator (a curator sets theirs first)")
@@ -217,7 +225,7 @@ def set_password(project: Project, actor: str, name: str, password: str) -> None
     with project.tx() as session:
         if project.is_sqlite or _any_password(session):
             if actor != name:
-                require_role(session, actor, Role.CURATOR, "setting another user's password")
+                require(session, actor, Action.MANAGE_USERS)
             user = get_user(session, name)
         else:
             user = get_user(session, name)
@@ -244,7 +252,7 @@ def reset_password(project: Project, name: str, password: str) -> None:
                                " administrative URL (a database role that owns its tables)")
     with project.tx() as session:
         user = get_user(session, name)
-        if not _any_password(session) and Role.CURATOR.value not in user.role_names:
+        if not _any_password(session) and not may(user.role_names, Action.MANAGE_USERS):
             raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one must be a curator's"
                                    f" own; {name} is not a curator")
         user.password_hash = hashed
@@ -269,7 +277,7 @@ def change_roles(
     if both:
         raise ValidationError(f"a role cannot be added and removed at once: {', '.join(both)}")
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "changing roles")
+        require(session, actor, Action.MANAGE_USERS)
         user = get_user(session, name)
         before = sorted(user.role_names)
         after = sorted((set(before) | set(add)) - set(remove))

@@ -24,6 +24,7 @@ from annotator.domain.labels import (
     missing_for_submit,
     split_key,
 )
+from annotator.domain.permissions import Action, may
 from annotator.domain.states import AnnotationState
 from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
@@ -45,8 +46,18 @@ FILTERS: dict[str, str] = {
     "recheck": "Needs re-check",
     "needs_fix": "Draft needs a fix",
     "red_flag": "Red-flagged by me",
+    "open_conflict": "Open conflict",
 }
+# Cases with an undecided conflict between annotators: other people's work, so the filter
+# is offered only to those who may read it (annotators work blind and never see it).
+OPEN_CONFLICT = "open_conflict"
 ANY_MODALITY = ""  # the modality filter's "every modality"
+
+
+def case_filters(roles: list[str]) -> dict[str, str]:
+    """The case-list filters a person with ``roles`` is offered (id -> label)."""
+    shown = may(roles, Action.READ_OTHERS_WORK)
+    return {key: text for key, text in FILTERS.items() if key != OPEN_CONFLICT or shown}
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,7 @@ class CaseList:
         return f"{self.submitted} of {self.total} submitted"
 
 
-def _matches(row: CaseRow, show: str) -> bool:
+def _matches(row: CaseRow, show: str, conflicted: frozenset[str] | None = None) -> bool:
     if show == "all":
         return True
     if show == "todo":
@@ -99,6 +110,8 @@ def _matches(row: CaseRow, show: str) -> bool:
         return row.needs_fix
     if show == "red_flag":
         return row.red_flag
+    if show == OPEN_CONFLICT:
+        return conflicted is not None and row.case_id in conflicted
     return row.state == show
 
 
@@ -123,13 +136,16 @@ def _assigned(user_id: uuid.UUID) -> Select[Annotation, Case, CaseRevision]:
 
 
 def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "",
-              modality: str = ANY_MODALITY) -> CaseList:
+              modality: str = ANY_MODALITY, conflicted: frozenset[str] | None = None
+              ) -> CaseList:
     """The annotator's assigned cases (withdrawn ones excluded), filtered and searched.
 
     ``show`` is a key of :data:`FILTERS`; ``search`` matches case id, title, section, area
     and final diagnosis, case-insensitively, every word anywhere; ``modality`` keeps the
     cases with an exam of that modality. Rows are sorted by case id (numbers in ids compare
-    as numbers: case 9 before case 10).
+    as numbers: case 9 before case 10). ``conflicted`` holds the ids of cases with an open
+    conflict (``annotating.my_cases`` reads them for those who may see them); without it the
+    open-conflict filter shows nothing and is not counted.
     """
     if show not in FILTERS:
         raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
@@ -146,11 +162,12 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
                 and (modality == ANY_MODALITY or modality in row.modalities)]
     all_rows = [row for row, _ in everything]
     return CaseList(
-        rows=[row for row in searched if _matches(row, show)],
+        rows=[row for row in searched if _matches(row, show, conflicted)],
         modalities=sorted({m for r in all_rows for m in r.modalities}),
         total=len(all_rows),
         submitted=sum(1 for r in all_rows if r.state == AnnotationState.SUBMITTED.value),
-        counts={key: sum(1 for r in all_rows if _matches(r, key)) for key in FILTERS},
+        counts={key: sum(1 for r in all_rows if _matches(r, key, conflicted)) for key in FILTERS
+                if key != OPEN_CONFLICT or conflicted is not None},
     )
 
 
@@ -258,7 +275,7 @@ def image_bytes(project: Project, sha256: str) -> bytes:
 
 def annotators(project: Project) -> list[str]:
     """Names of the project's users who hold the annotator role, sorted."""
-    return [u.name for u in list_users(project) if "annotator" in u.roles]
+    return [u.name for u in list_users(project) if may(u.roles, Action.TAKE_ASSIGNED_WORK)]
 
 
 def default_annotator(project: Project) -> str | None:

@@ -9,6 +9,9 @@ Where things are kept, and why:
 - **Resume state** (last case, exam, viewer state): a project setting per user
   (``resume:<name>``). It travels with the project (backups, team store), so a physician who
   moves to another laptop on the same team store continues where they stopped.
+- **Filters** of the case list and the SME and judge queues: a project setting per list
+  and user (``filters:<list>/<name>``), like the resume state, so they are kept across
+  restarts and follow the physician to another laptop on the same team store.
 - **Active time**: measured from input events by :class:`ActiveClock` and added to the
   annotation's ``active_seconds`` label in modest increments (the GUI flushes about once a
   minute and on leaving a case), so it is history-logged like any edit.
@@ -25,11 +28,11 @@ from typing import Any
 
 from annotator.domain.labels import LabelEdit
 from annotator.domain.states import AnnotationState
-from annotator.errors import StateError
+from annotator.errors import StateError, ValidationError
 from annotator.services import annotating, kinds
 from annotator.services.rating.engine import SetResult
 from annotator.store.project import Project
-from annotator.store.settings import RESUME
+from annotator.store.settings import RESUME, VIEW_FILTERS
 
 IDENTITY_FILE = "identity.json"
 IDLE_LIMIT_SECONDS = 60.0  # a gap longer than this between inputs is time away, not work
@@ -90,6 +93,30 @@ def load_resume(project: Project, user: str) -> dict[str, Any]:
 def save_resume(project: Project, user: str, state: dict[str, Any]) -> None:
     """Store where ``user`` is now (one small setting row, overwritten)."""
     project.set_setting(RESUME, dict(state), user)
+
+
+FILTER_LISTS = ("cases", "sme", "judge")  # the lists whose filters are kept
+
+
+def _filters_key(view: str, user: str) -> str:
+    if view not in FILTER_LISTS:
+        raise ValidationError(f"no list {view!r} keeps filters (one of {', '.join(FILTER_LISTS)})")
+    return f"{view}/{user}"
+
+
+def load_filters(project: Project, user: str, view: str) -> dict[str, str]:
+    """The filters ``user`` last chose on the list ``view`` (filter id -> value)."""
+    value = project.setting(VIEW_FILTERS, _filters_key(view, user))
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): str(v) for k, v in value.items() if isinstance(v, str)}
+
+
+def save_filters(project: Project, user: str, view: str, filters: dict[str, str]) -> None:
+    """Keep the filters ``user`` chose on ``view`` (one small setting row, overwritten)."""
+    key = _filters_key(view, user)
+    if load_filters(project, user, view) != filters:
+        project.set_setting(VIEW_FILTERS, dict(filters), key)
 
 
 class ActiveClock:

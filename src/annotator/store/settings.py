@@ -126,6 +126,9 @@ CARD = _declare(Option[str | None](
 RESUME = _declare(Option[dict[str, Any]](
     "resume:", dict, {}, "per user: last case, exam and viewer state", True
 ))
+VIEW_FILTERS = _declare(Option[dict[str, Any]](
+    "filters:", dict, {}, "per list and user: the filters chosen (kept across restarts)", True
+))
 AGREEMENT_CACHE = _declare(Option[dict[str, Any] | None](
     "cache:agreement:", dict, None, "per report kind: the cached report and its input hash", True
 ))

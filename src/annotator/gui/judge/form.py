@@ -29,7 +29,10 @@ from annotator.services.judging.scoring import ScoringView
 STYLE = (
     "QGroupBox { border: $border; border-radius: 3px; margin-top: 1.1em; padding-top: 4px; }"
     "QGroupBox::title { subcontrol-origin: margin; left: 6px; padding: 0 3px; }"
-    "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold; }"
+    # A chosen value keeps its colours when the form is read-only (submitted): drawn by
+    # the style sheet alone (with a border), so the style does not pale it to 3.9:1.
+    "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold;"
+    " border: 1px solid $choice; border-radius: 3px; padding: 3px 6px; }"
 )
 TITLES = {
     "diagnosis": "Final diagnosis (case rubric)",

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.domain.queue_order import next_open
+from annotator.domain.states import QUEUE_STATES
 from annotator.errors import AnnotatorError
 from annotator.gui.activity import ItemActivity
 from annotator.gui.context import GuiContext
@@ -43,7 +45,7 @@ from annotator.gui.judge.form import ScoringForm
 from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
 from annotator.gui.preferences import next_after_submit
 from annotator.gui.undo import push_field_set
-from annotator.services import kinds
+from annotator.services import kinds, workspace_state
 from annotator.services.judging import review as judge_review
 from annotator.services.judging import scoring as judge_scoring
 from annotator.services.judging.agreement import judge_agreement
@@ -76,6 +78,7 @@ class Page(QWidget):
         self._register_actions()
         # Active time on each output (idle and pauses excluded), as the Annotate page does.
         self.activity = ItemActivity(self, lambda: self.item, self._store_time)
+        self._load_filters()
         self.reload_items()
 
     # -- building ------------------------------------------------------------------------
@@ -86,6 +89,24 @@ class Page(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, tab)
         self.items = QListWidget()
         self.items.currentRowChanged.connect(self._item_changed)
+        # The queue's filters: by benchmark and state, never by system (scoring is blind).
+        self.benchmark_filter = QComboBox()
+        self.benchmark_filter.setToolTip("Only the outputs scored on one benchmark")
+        self.state_filter = QComboBox()
+        self.state_filter.setToolTip("Only the outputs in one state")
+        self.state_filter.addItem("Any state", None)
+        for key, text in QUEUE_STATES.items():
+            self.state_filter.addItem(text, key)
+        fit = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        for combo in (self.benchmark_filter, self.state_filter):
+            combo.setSizeAdjustPolicy(fit)
+            combo.setMinimumContentsLength(8)
+        queue = QWidget()
+        queue_column = QVBoxLayout(queue)
+        queue_column.setContentsMargins(0, 0, 0, 0)
+        queue_column.addWidget(self.benchmark_filter)
+        queue_column.addWidget(self.state_filter)
+        queue_column.addWidget(self.items, 1)
         self.case = QTextBrowser()
         right = QWidget()
         column = QVBoxLayout(right)
@@ -109,7 +130,7 @@ class Page(QWidget):
         self.judges = QTextBrowser()
         self.judges.setVisible(False)
         column.addWidget(self.judges, 2)
-        split.addWidget(self.items)
+        split.addWidget(queue)
         split.addWidget(self.case)
         split.addWidget(right)
         split.setSizes([160, 520, 760])
@@ -171,19 +192,46 @@ class Page(QWidget):
     def ready(self) -> bool:
         return self.context.project is not None and self.context.user is not None
 
+    def _load_filters(self) -> None:
+        """The benchmark choices of the physician's outputs, and the filters chosen last."""
+        self.benchmark_filter.addItem("All benchmarks", None)
+        if not self.ready:
+            return
+        assert self.context.project is not None and self.context.user is not None
+        who = (self.context.project, self.context.user)
+        for name in judge_scoring.my_benchmarks(*who):
+            self.benchmark_filter.addItem(name, name)
+        kept = workspace_state.load_filters(*who, "judge")
+        for combo, key in ((self.benchmark_filter, "benchmark"), (self.state_filter, "state")):
+            combo.setCurrentIndex(max(0, combo.findData(kept.get(key))) if key in kept else 0)
+            combo.currentIndexChanged.connect(lambda _i: self._filters_changed())
+
+    def _filters_changed(self) -> None:
+        assert self.context.project is not None and self.context.user is not None
+        chosen = {key: str(combo.currentData()) for key, combo in
+                  (("benchmark", self.benchmark_filter), ("state", self.state_filter))
+                  if combo.currentData() is not None}
+        workspace_state.save_filters(self.context.project, self.context.user, "judge", chosen)
+        self.reload_items()
+
     def reload_items(self) -> None:
         self.items.clear()
         if not self.ready:
             self.status.setText("Open a project and choose who you are to score outputs.")
             return
         assert self.context.project is not None and self.context.user is not None
-        self.entries = judge_scoring.my_items(self.context.project, self.context.user)
+        self.entries = judge_scoring.my_items(
+            self.context.project, self.context.user,
+            self.benchmark_filter.currentData(), self.state_filter.currentData())
         for item_id, title, submitted in self.entries:
             entry = QListWidgetItem(("✓ " if submitted else "") + title)
             entry.setData(Qt.ItemDataRole.UserRole, str(item_id))
             self.items.addItem(entry)
         if not self.entries:
-            self.status.setText("No judged outputs are assigned to you.")
+            combos = (self.benchmark_filter, self.state_filter)
+            filtered = any(combo.currentIndex() > 0 for combo in combos)
+            self.status.setText("No judged outputs match these filters." if filtered
+                                else "No judged outputs are assigned to you.")
         else:
             self.items.setCurrentRow(0)
 

@@ -30,7 +30,10 @@ from annotator.gui.text_fields import TypingPause, set_widget_text, widget_text
 from annotator.services.sme.review import BenchmarkCard
 from annotator.sme.verdict import fields_that_apply, required_fields
 
-CHOICE_STYLE = "QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold; }"
+# A chosen value keeps its colours when the form is read-only (submitted): drawn by the
+# style sheet alone (with a border), so the style does not pale it to 3.9:1.
+CHOICE_STYLE = ("QPushButton:checked { background: $choice; color: $on_choice; font-weight: bold;"
+                " border: 1px solid $choice; border-radius: 3px; padding: 3px 6px; }")
 PICK = "— choose —"
 
 

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.domain.queue_order import next_open
+from annotator.domain.states import QUEUE_STATES
 from annotator.errors import AnnotatorError
 from annotator.gui import theme
 from annotator.gui.activity import ItemActivity
@@ -39,7 +40,7 @@ from annotator.gui.preferences import next_after_submit
 from annotator.gui.sme.form import VerdictForm
 from annotator.gui.sme.panes import card_html, diff_html, pane_html, verdicts_html
 from annotator.gui.undo import push_field_set
-from annotator.services import kinds
+from annotator.services import kinds, workspace_state
 from annotator.services.sme import review as sme_review
 
 STATE_MARKS = {
@@ -90,14 +91,22 @@ class VerdictTab(QWidget):
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        self.filter = QComboBox()
-        self.filter.currentIndexChanged.connect(lambda _i: self.reload_queue(keep=self.task))
+        self.filter = QComboBox()  # by benchmark (never by system: the SME is blind to it)
+        self.filter.setToolTip("Only the items of one benchmark")
+        self.filter.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        self.state_filter = QComboBox()
+        self.state_filter.setToolTip("Only the items in one state")
+        self.state_filter.addItem("Any state", None)
+        for key, text in QUEUE_STATES.items():
+            self.state_filter.addItem(text, key)
+        self.state_filter.currentIndexChanged.connect(lambda _i: self._filters_changed())
         self.queue = QListWidget()
         self.queue.currentRowChanged.connect(self._row_changed)
         self.counts = QLabel("")
         self.counts.setWordWrap(True)
         column.addWidget(QLabel("<b>My queue</b> (J / K: next / previous)"))
-        column.addWidget(self.filter)
+        column.addWidget(self.filter)  # one above the other: each names its choice whole
+        column.addWidget(self.state_filter)
         column.addWidget(self.queue, 1)
         column.addWidget(self.counts)
         return box
@@ -170,13 +179,26 @@ class VerdictTab(QWidget):
         return self.context.project, self.context.user
 
     def load_filter(self) -> None:
-        self.filter.blockSignals(True)
+        """The benchmark choices of the SME's queue, and the filters chosen last time."""
+        kept = workspace_state.load_filters(*self._who(), "sme") if self.ready else {}
+        for combo in (self.filter, self.state_filter):
+            combo.blockSignals(True)
         self.filter.clear()
         self.filter.addItem("All benchmarks", None)
         if self.ready:
             for code, label in sme_review.my_benchmarks(*self._who()):
                 self.filter.addItem(f"{code} · {label}", code)
-        self.filter.blockSignals(False)
+        for combo, key in ((self.filter, "benchmark"), (self.state_filter, "state")):
+            combo.setCurrentIndex(max(0, combo.findData(kept.get(key))) if key in kept else 0)
+            combo.blockSignals(False)
+
+    def _filters_changed(self) -> None:
+        if self.ready:
+            chosen = {key: str(combo.currentData()) for key, combo in
+                      (("benchmark", self.filter), ("state", self.state_filter))
+                      if combo.currentData() is not None}
+            workspace_state.save_filters(*self._who(), "sme", chosen)
+        self.reload_queue(keep=self.task)
 
     def reload_queue(self, keep: uuid.UUID | None = None) -> None:
         self.form.flush()
@@ -186,7 +208,8 @@ class VerdictTab(QWidget):
         if not self.ready:
             self.status.setText("Open a project and choose who you are to review items.")
             return
-        self.entries = sme_review.queue(*self._who(), self.filter.currentData())
+        self.entries = sme_review.queue(*self._who(), self.filter.currentData(),
+                                        self.state_filter.currentData())
         self.queue.blockSignals(True)
         for entry in self.entries:
             line = QListWidgetItem(f"{STATE_MARKS[entry.state]} {entry.title}")
@@ -194,9 +217,11 @@ class VerdictTab(QWidget):
             self.queue.addItem(line)
         self.queue.blockSignals(False)
         self._counts()
-        self.stack.setCurrentIndex(1 if self.entries or self.filter.currentData() else 0)
+        filtered = self.filter.currentIndex() > 0 or self.state_filter.currentIndex() > 0
+        self.stack.setCurrentIndex(1 if self.entries or filtered else 0)
         if not self.entries:
-            self.status.setText("No review items are assigned to you.")
+            self.status.setText("No review items match these filters." if filtered
+                                else "No review items are assigned to you.")
             return
         ids = [e.task_id for e in self.entries]
         if keep in ids:

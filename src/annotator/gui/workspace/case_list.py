@@ -28,7 +28,7 @@ from annotator.domain.states import AnnotationState
 from annotator.errors import NotFound
 from annotator.gui import theme
 from annotator.gui.rows_model import Index, RowsModel
-from annotator.services import workspace
+from annotator.services import annotating, workspace, workspace_state
 from annotator.services.workspace import FILTERS, CaseRow
 from annotator.store.project import Project
 
@@ -93,7 +93,10 @@ class CaseListPanel(QWidget):
     caseChosen = Signal(str)
     """The annotator picked a case in the list (its id)."""
 
-    def __init__(self, project: Project, user: str, parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, user: str, parent: QWidget | None = None,
+                 filters: dict[str, str] | None = None) -> None:
+        """``filters``: the state filters offered (``workspace.case_filters`` of the user's
+        roles; the open-conflict filter only for those who may see others' work)."""
         super().__init__(parent)
         self.project = project
         self.user = user
@@ -103,8 +106,12 @@ class CaseListPanel(QWidget):
         self.search.setToolTip("Search the cases' ids, titles, sections, areas and diagnoses")
         self.search.setClearButtonEnabled(True)
         self.filter = QComboBox()
-        for key, text in FILTERS.items():
+        for key, text in (FILTERS if filters is None else filters).items():
             self.filter.addItem(text, key)
+        # The filters chosen last time (kept across restarts, per user, in the project).
+        kept = workspace_state.load_filters(project, user, "cases")
+        self.filter.setCurrentIndex(max(0, self.filter.findData(kept.get("show", "all"))))
+        self._wanted_modality = kept.get("modality", workspace.ANY_MODALITY)
         self.modality = QComboBox()  # filled from the core's list of the cases' modalities
         self.modality.setToolTip("Only cases with an exam of this modality")
         self.modality.addItem("Any modality", workspace.ANY_MODALITY)
@@ -150,8 +157,8 @@ class CaseListPanel(QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(self.table, 1)
         self.search.textChanged.connect(lambda _t: self.refresh())
-        self.filter.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.modality.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.filter.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        self.modality.currentIndexChanged.connect(lambda _i: self._filters_changed())
         self.table.clicked.connect(self._clicked)
         self.table.activated.connect(self._clicked)
         self.current: str | None = None
@@ -159,15 +166,27 @@ class CaseListPanel(QWidget):
 
     def refresh(self) -> None:
         """Ask the core for the list again (after a save, submit or filter change)."""
-        listing = workspace.case_list(
+        # The kept modality before the combo offers it (it lists what the core reports).
+        modality = str(self.modality.currentData() or self._wanted_modality)
+        listing = annotating.my_cases(
             self.project, self.user, show=str(self.filter.currentData()), search=self.search.text(),
-            modality=str(self.modality.currentData() or workspace.ANY_MODALITY),
+            modality=modality,
         )
+        if modality != workspace.ANY_MODALITY and modality not in listing.modalities:
+            self._wanted_modality = workspace.ANY_MODALITY  # kept, but no case has it now
+            self.refresh()
+            return
         self._offer_modalities(listing.modalities)
         self.model.set_rows(listing.rows)
         self._total, self._submitted = listing.total, listing.submitted
         self._show_progress()
         self.select(self.current)
+
+    def _filters_changed(self) -> None:
+        self._wanted_modality = str(self.modality.currentData() or workspace.ANY_MODALITY)
+        workspace_state.save_filters(self.project, self.user, "cases", {
+            "show": str(self.filter.currentData()), "modality": self._wanted_modality})
+        self.refresh()
 
     def refresh_case(self, case_id: str | None) -> None:
         """After an edit or submit of ``case_id``: read and replace its row only.
@@ -196,7 +215,7 @@ class CaseListPanel(QWidget):
         if shown == modalities:
             return
         blocked = self.modality.blockSignals(True)
-        chosen = self.modality.currentData()
+        chosen = self.modality.currentData() or self._wanted_modality
         while self.modality.count() > 1:
             self.modality.removeItem(1)
         for modality in modalities:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidge
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
 from annotator.gui.history_dialog import HistoryDialog
+from annotator.gui.permits import roles
 from annotator.gui.preferences import next_after_submit
 from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
@@ -76,7 +77,8 @@ class AnnotatePage(QWidget):
 
     def _build(self) -> None:
         s = self.session
-        self.case_list = CaseListPanel(self.project, self.user)
+        self.case_list = CaseListPanel(
+            self.project, self.user, filters=workspace.case_filters(roles(self.context)))
         self.case_text = CaseText()
         self.header = ui.CaseHeader(s)
         self.strip_model = ExamModel(self)

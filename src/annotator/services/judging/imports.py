@@ -13,10 +13,10 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.judging.runfile import RunFile, load_run
 from annotator.judging.sheet import from_mode
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Case, JudgedRun, JudgeItem, JudgeModeScore
@@ -51,7 +51,7 @@ def import_runs(project: Project, actor: str, paths: list[Path]) -> JudgeImportR
     loaded = [(path, *load_run(path)) for path in paths]
     report = JudgeImportReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "importing judged runs")
+        require(session, actor, Action.IMPORT_JUDGED)
         start = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         fresh: list[tuple[Path, RunFile, str]] = []
         for path, run, raw in loaded:

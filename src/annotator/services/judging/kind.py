@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
+from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.judging.human import conflicts
 from annotator.judging.sheet import check_value
@@ -31,7 +32,7 @@ class JudgeKind(RatingKind):
     set_action = "judge_score_set"
     submit_action = "judge_scores_submitted"
     adjudicate_action = "judge_adjudicated"
-    adjudicating = "adjudicating judged outputs"
+    adjudicate_permission = Action.ADJUDICATE_JUDGED
     reveal_refusal = "submit your scores before revealing the judges'"
     decision_model = JudgeAdjudication
 

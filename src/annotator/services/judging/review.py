@@ -13,11 +13,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.domain.permissions import Action
 from annotator.errors import NotFound
 from annotator.judging.human import conflicts, human_sheet
 from annotator.judging.sheet import Sheet, split_key
 from annotator.judging.table9 import ItemKey, Ratings
-from annotator.services.users import require_reader_of_others
+from annotator.services.users import require_user
 from annotator.store.project import Project
 from annotator.store.schema import (
     JudgeAdjudication,
@@ -82,7 +83,7 @@ def list_conflicts(
     Conflicts show other physicians' scores and name the runs: seniors and curators only.
     """
     with project.read() as session:
-        require_reader_of_others(session, actor, "listing judge-scoring conflicts")
+        require_user(session, actor, Action.READ_OTHERS_WORK)
         decided = _adjudicated(session)
         items = {i.id: i for i in session.scalars(select(JudgeItem))}
         runs = {r.id: r.target_model for r in session.scalars(select(JudgedRun))}
@@ -114,7 +115,7 @@ def all_ratings(project: Project, actor: str) -> tuple[Ratings, list[str], list[
     and curators only: the sheets are other physicians' work and the judges' scores.
     """
     with project.read() as session:
-        require_reader_of_others(session, actor, "reading judge and physician scores")
+        require_user(session, actor, Action.READ_OTHERS_WORK)
         runs = {r.id: r.target_model for r in session.scalars(select(JudgedRun))}
         items = {i.id: (runs[i.run_id], i.case_id) for i in session.scalars(select(JudgeItem))}
         ratings: Ratings = {}

@@ -14,12 +14,13 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
-from annotator.errors import NotFound
+from annotator.domain.permissions import Action
+from annotator.domain.states import QUEUE_STATES, queue_state
+from annotator.errors import NotFound, ValidationError
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
-from annotator.services.users import get_user, require_role
+from annotator.services.users import allows, get_user, require
 from annotator.store.calibration import first_for
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -28,10 +29,10 @@ from annotator.store.schema import (
     Case,
     CaseImage,
     CaseRevision,
+    JudgedRun,
     JudgeItem,
     JudgeModeScore,
     PhysicianScore,
-    User,
 )
 
 
@@ -80,7 +81,7 @@ def _trajectory(item: JudgeItem) -> list[str]:
 def assign(project: Project, actor: str, per_item: int = 2) -> int:
     """Give every judged output ``per_item`` physicians (annotators), least loaded first."""
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning judged outputs")
+        require(session, actor, Action.ASSIGN_JUDGED)
         people = reviewers_or_refuse(session, "judged outputs")
         rows = list(session.scalars(select(PhysicianScore)))
         load, have = raters_so_far(rows, lambda r: r.item_id)
@@ -95,22 +96,56 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         return added
 
 
-def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
-    """The physician's outputs in order: (item id, "output n of N", submitted)."""
+UNNAMED_BENCHMARK = "(benchmark not named in the run)"
+
+
+def _benchmark(run: JudgedRun) -> str:
+    """The benchmark a run was scored on, as the scoring core names its schema; never the
+    system (``target_model``) or the judge: physicians score blind."""
+    name = (run.code_version or {}).get("schema_version")
+    return str(name) if isinstance(name, str) and name.strip() else UNNAMED_BENCHMARK
+
+
+def my_items(
+    project: Project, actor: str, benchmark: str | None = None, state: str | None = None
+) -> list[tuple[uuid.UUID, str, bool]]:
+    """The physician's outputs in order: (item id, "output n of N", submitted), optionally
+    of one benchmark (:func:`my_benchmarks`) and in one state of ``QUEUE_STATES``."""
+    if state is not None and state not in QUEUE_STATES:
+        raise ValidationError(f"unknown queue state {state!r} (one of {', '.join(QUEUE_STATES)})")
     with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
         rows = session.execute(
-            select(JudgeItem.id, JudgeItem.position, PhysicianScore)
+            select(JudgeItem.id, JudgeItem.position, PhysicianScore, JudgedRun)
             .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
+            .join(JudgedRun, JudgedRun.id == JudgeItem.run_id)
             .where(PhysicianScore.scorer_id == user.id)
             .order_by(JudgeItem.position)
         )
-        found = [(i, f"output {p} of {total}", served(session, row).submitted_at is not None)
-                 for i, p, row in rows]
+        found = []
+        for i, p, row, run in rows:
+            score = served(session, row)
+            if benchmark is not None and _benchmark(run) != benchmark:
+                continue
+            if state is not None and queue_state(score.state, score.needs_recheck) != state:
+                continue
+            found.append((i, f"output {p} of {total}", score.submitted_at is not None))
         first = first_for(session, user, "judge")
     # Calibration outputs first for a physician in calibration (stable: position order).
     return sorted(found, key=lambda entry: str(entry[0]) not in first)
+
+
+def my_benchmarks(project: Project, actor: str) -> list[str]:
+    """The benchmarks of the physician's outputs: the queue's benchmark choices."""
+    with project.read() as session:
+        user = get_user(session, actor)
+        runs = session.scalars(
+            select(JudgedRun).join(JudgeItem, JudgeItem.run_id == JudgedRun.id)
+            .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
+            .where(PhysicianScore.scorer_id == user.id)
+        )
+        return sorted({_benchmark(run) for run in runs})
 
 
 def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
@@ -178,6 +213,4 @@ def missing_keys(item: JudgeItem, scores: Sheet) -> list[str]:
 def may_see_runs(project: Project, actor: str) -> bool:
     """Conflicts and agreement name the runs and the judges: seniors and curators only."""
     with project.read() as session:
-        user = session.scalars(select(User).where(User.name == actor)).first()
-        roles = set(user.role_names) if user else set()
-        return bool(roles & {Role.ADJUDICATOR.value, Role.CURATOR.value})
+        return allows(session, actor, Action.READ_OTHERS_WORK)

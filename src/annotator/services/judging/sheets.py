@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.domain.text import clip, clipped
 from annotator.errors import ValidationError
 from annotator.inputfiles import read_regular
@@ -26,7 +26,7 @@ from annotator.judging.sheet import check_value, trajectory_key
 from annotator.services.judging.kind import JUDGE
 from annotator.services.judging.scoring import missing_keys
 from annotator.services.rating.engine import FieldEdit, Loaded
-from annotator.services.users import require_role
+from annotator.services.users import require, takes_work
 from annotator.store.project import Project
 from annotator.store.schema import JudgedRun, JudgeItem, PhysicianScore, User
 
@@ -91,7 +91,7 @@ def _row_target(
 ) -> tuple[User, JudgeItem]:
     """The scorer and the judged item a row is about; ValueError says why it has none."""
     user = users.get(row["scorer"].strip())
-    if user is None or Role.ANNOTATOR.value not in user.role_names:
+    if user is None or not takes_work(user):
         raise ValueError(f"scorer {clipped(row['scorer'])} is not an annotator here")
     run_ids = runs.get(row["run"].strip(), [])
     if len(run_ids) != 1:
@@ -106,10 +106,12 @@ def _row_target(
 
 def import_scores_csv(project: Project, actor: str, path: Path) -> CsvReport:
     """Check every row, then apply them all in one transaction."""
+    with project.read() as session:  # refused before the file is read, not after
+        require(session, actor, Action.IMPORT_SCORE_SHEETS)
     rows = read_rows(path)
     report = CsvReport(rows=len(rows))
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "importing spreadsheet scores")
+        require(session, actor, Action.IMPORT_SCORE_SHEETS)
         users = {u.name: u for u in session.scalars(select(User))}
         runs: dict[str, list[uuid.UUID]] = {}
         for run in session.scalars(select(JudgedRun)):

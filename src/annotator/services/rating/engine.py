@@ -19,9 +19,9 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import LabelEdit, apply_edits
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.errors import ConflictError, StateError, ValidationError
-from annotator.services.users import require_reader_of_others, require_role
+from annotator.services.users import require_user
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Decision, HistoryEntry, QualityItem, RatedWork, utcnow
@@ -60,7 +60,7 @@ class RatingKind(ABC):
     set_action: str  # history action of one field set
     submit_action: str
     adjudicate_action: str
-    adjudicating: str  # "adjudicating SME verdicts": names the act in a refusal
+    adjudicate_permission: Action  # the rule of domain.permissions a senior's decision needs
     reveal_refusal: str  # why nothing is revealed before submitting
     decision_model: type[Decision]
 
@@ -328,14 +328,14 @@ class RatingKind(ABC):
     def conflicts(self, project: Project, actor: str, item_ref: Any) -> dict[str, str]:
         """The item's conflicting fields under the kind's rule (seniors and curators only)."""
         with project.read() as session:
-            require_reader_of_others(session, actor, f"the {self.name} conflicts")
+            require_user(session, actor, Action.READ_OTHERS_WORK)
             item = self.load_item(session, item_ref)
             return self.rule(item, self.submitted_by_rater(session, item))
 
     def open_conflicts(self, project: Project, actor: str) -> dict[Any, list[str]]:
         """Every item's conflicting fields no senior has decided yet: item ref -> fields."""
         with project.read() as session:
-            require_reader_of_others(session, actor, f"the {self.name} conflicts")
+            require_user(session, actor, Action.READ_OTHERS_WORK)
             out: dict[Any, list[str]] = {}
             model = self.decision_model
             for ref in self.submitted_items(session):
@@ -357,7 +357,7 @@ class RatingKind(ABC):
         if not reason.strip():
             raise ValidationError("an adjudication needs a reason")
         with project.tx() as session:
-            require_role(session, actor, Role.ADJUDICATOR, self.adjudicating)
+            require_user(session, actor, self.adjudicate_permission)
             item = self.load_item(session, item_ref)
             value = self.check_decision(session, item, key, value)
             old = supersede(session, self.decision_model, self.decision_of(item), key)

@@ -19,9 +19,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import CaseState, Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import CaseState
 from annotator.errors import ValidationError
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import WITH_REPEATS
@@ -80,7 +81,7 @@ def add_repeats(
     check_rate(rate, after_days)
     report = RepeatReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning hidden repeats")
+        require(session, actor, Action.ASSIGN_REPEATS)
         model = MODEL[kind]
         query = select(model).where(
             model.state == "submitted", model.withdrawn_at.is_(None), model.repeat_of.is_(None)

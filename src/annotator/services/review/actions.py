@@ -12,14 +12,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.case import canonical_json
-from annotator.domain.states import CaseState, Role
+from annotator.domain.permissions import Action, may
+from annotator.domain.states import CaseState
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.review.decision_values import parse_value
 from annotator.review.disagreement import BULK_TYPES
 from annotator.services.review import base, decisions
 from annotator.services.review.detect import detected_items, sync_case
 from annotator.services.review.queue import case_queue, list_items
-from annotator.services.users import get_user, require_reader_of_others
+from annotator.services.users import get_user, require_user
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import ReviewRecord, User
@@ -38,7 +39,7 @@ class BulkOutcome:
 def item_values(project: Project, reader: str, case_id: str, key: str) -> dict[str, object]:
     """Reviewer letter -> value of one item (recording the detection if it is missing)."""
     with project.tx() as session:
-        require_reader_of_others(session, reader, "reading reviewers' values")
+        require_user(session, reader, Action.READ_OTHERS_WORK)
         case = base.get_case(session, case_id)
         sync_case(session, case)
         for row in detected_items(session, case):
@@ -115,11 +116,6 @@ def green_light_unanimous(
     return outcome
 
 
-def _may_split(user: User) -> None:
-    if not {Role.CURATOR.value, Role.ADJUDICATOR.value} & set(user.role_names):
-        raise PermissionDenied("splitting review work needs the curator or adjudicator role")
-
-
 def _adjudicators(session: Session, names: list[str] | None) -> list[User]:
     """The named users, or every adjudicator; each must hold the adjudicator role."""
     users = (
@@ -128,10 +124,10 @@ def _adjudicators(session: Session, names: list[str] | None) -> list[User]:
         else [
             u
             for u in session.scalars(select(User).order_by(User.name))
-            if Role.ADJUDICATOR.value in u.role_names
+            if may(u.role_names, Action.ADJUDICATE_CASES)
         ]
     )
-    if not users or any(Role.ADJUDICATOR.value not in u.role_names for u in users):
+    if not users or any(not may(u.role_names, Action.ADJUDICATE_CASES) for u in users):
         raise ValidationError("split among users with the adjudicator role")
     return users
 
@@ -144,7 +140,7 @@ def split_cases(
     Nobody receives a case they annotated; a case nobody may take stays unassigned.
     """
     with project.tx() as session:
-        _may_split(get_user(session, actor))
+        require_user(session, actor, Action.SPLIT_REVIEW)
         users = _adjudicators(session, adjudicators)
         names = [u.name for u in users]
     entries = [e for e in case_queue(project, actor) if e.state == CaseState.IN_REVIEW.value]

@@ -16,11 +16,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import REASON_CODES
+from annotator.domain.permissions import Action
 from annotator.domain.release_rules import release_problems, release_warnings
-from annotator.domain.states import CaseState, Role
+from annotator.domain.states import CaseState
 from annotator.errors import NotFound, PermissionDenied
 from annotator.review.final import FinalValues, final_values, release_content
-from annotator.services.users import require_role
+from annotator.services.users import require_user
 from annotator.store.project import Project
 from annotator.store.schema import (
     Adjudication,
@@ -177,8 +178,7 @@ def own_case_reason(session: Session, user: User, case: Case) -> str | None:
 
 def adjudicator(session: Session, actor: str, case: Case, doing: str) -> User:
     """The acting adjudicator; refuses a user without the role or who annotated the case."""
-    user = require_role(session, actor, Role.ADJUDICATOR, doing)
-    assert user is not None
+    user = require_user(session, actor, Action.ADJUDICATE_CASES)
     why = own_case_reason(session, user, case)
     if why:
         raise PermissionDenied(f"{doing}: {why}")

@@ -14,6 +14,7 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from annotator.domain import labels as L
+from annotator.domain.permissions import Action
 from annotator.domain.states import CaseState, can_edit
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, StateError
@@ -52,7 +53,7 @@ class CaseKind(RatingKind):
     set_action = "label"
     submit_action = "submitted"
     adjudicate_action = "adjudicated"
-    adjudicating = "adjudicating"
+    adjudicate_permission = Action.ADJUDICATE_CASES
     reveal_refusal = "submit the case before anything is revealed"
     decision_model = Adjudication
 

@@ -15,13 +15,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import split_key
+from annotator.domain.permissions import Action
 from annotator.domain.states import CaseState
 from annotator.review.conflicts import item_label, item_status
 from annotator.review.disagreement import bulk_resolvable, impact
 from annotator.services.review.base import decision_rows, get_case, review_of
 from annotator.services.review.bulk import Decided, Detected, QueueRows, Scope, load_rows
 from annotator.services.review.detect import detected_items
-from annotator.services.users import require_reader_of_others
+from annotator.services.users import require_user
 from annotator.store.project import Project
 from annotator.store.schema import Adjudication, Case, DetectedItem
 
@@ -176,7 +177,7 @@ def list_items(
     ``reader`` must be an adjudicator or curator: the items show each annotator's values.
     """
     def read(session: Session) -> list[QueueItem]:
-        require_reader_of_others(session, reader, "listing conflicts")
+        require_user(session, reader, Action.READ_OTHERS_WORK)
         cases, rows = _reviewed(session, case_ids, with_reviews=False)  # items only
         return [
             item
@@ -256,7 +257,7 @@ def case_queue(
     an adjudicator or curator.
     """
     def read(session: Session) -> list[CaseEntry]:
-        require_reader_of_others(session, reader, "the review queue")
+        require_user(session, reader, Action.READ_OTHERS_WORK)
         cases, rows = _reviewed(session, None, with_reviews=True)
         return [_entry(case, rows) for case in cases]
 
@@ -269,7 +270,7 @@ def case_queue(
 def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:
     """One case's queue entry (the page updates a row after a decision without a reload)."""
     def read(session: Session) -> CaseEntry:
-        require_reader_of_others(session, reader, "the review queue")
+        require_user(session, reader, Action.READ_OTHERS_WORK)
         case = get_case(session, case_id)
         rows = load_rows(session, [case], [case.id], with_reviews=True)
         return _entry(case, rows)

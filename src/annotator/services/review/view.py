@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.domain.permissions import Action, may, refusal
 from annotator.domain.suggestions import figures
 from annotator.review.notes import Note, notes_of
 from annotator.services.review.base import (
@@ -20,7 +21,7 @@ from annotator.services.review.base import (
 )
 from annotator.services.review.detect import letters_of, sync_case
 from annotator.services.review.queue import QueueItem, case_queue_items
-from annotator.services.users import require_reader_of_others
+from annotator.services.users import require_user
 from annotator.store.project import Project
 from annotator.store.schema import CaseImage, ReviewRecord
 
@@ -58,7 +59,7 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
     codes = reason_codes(project)
 
     def read(session: Session) -> CaseDetail:
-        user = require_reader_of_others(session, viewer, "showing a case's reviews")
+        user = require_user(session, viewer, Action.READ_OTHERS_WORK)
         case = get_case(session, case_id)
         sync_case(session, case)
         review = review_in(session, case)
@@ -70,8 +71,8 @@ def case_detail(project: Project, case_id: str, viewer: str) -> CaseDetail:
             if a in letters
         }
         record = session.get(ReviewRecord, case.id)
-        if "adjudicator" not in user.role_names:
-            block: str | None = f"{viewer} does not have the adjudicator role"
+        if not may(user.role_names, Action.ADJUDICATE_CASES):
+            block: str | None = refusal(Action.ADJUDICATE_CASES, viewer)
         else:
             block = own_case_reason(session, user, case)
         content = dict(review.release)

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from annotator.domain.permissions import Action
 from annotator.services.sme.review import (
     BenchmarkCard,
     Pane,
@@ -23,7 +24,7 @@ from annotator.services.sme.review import (
     pane,
     task_parts,
 )
-from annotator.services.users import require_reader_of_others
+from annotator.services.users import require_user
 from annotator.sme.verdict import Verdict, conflicts
 from annotator.store.project import Project
 from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeItem, SmeTask, SmeVerdict
@@ -94,7 +95,7 @@ def _letters(verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
 def list_conflicts(project: Project, actor: str, *, open_only: bool = False) -> list[SmeConflict]:
     """Every conflicting field of every task (seniors and curators only)."""
     with project.read() as session:
-        require_reader_of_others(session, actor, "the SME meta-review queue")
+        require_user(session, actor, Action.READ_OTHERS_WORK)
         decided = decided_by_task(session)
         out: list[SmeConflict] = []
         for task_id, verdicts in submitted_by_task(session).items():
@@ -125,7 +126,7 @@ def list_conflicts(project: Project, actor: str, *, open_only: bool = False) -> 
 def conflict_view(project: Project, actor: str, task_id: uuid.UUID) -> ConflictView:
     """The item, the benchmark and every submitted verdict side by side (seniors only)."""
     with project.read() as session:
-        require_reader_of_others(session, actor, "the SME meta-review view")
+        require_user(session, actor, Action.READ_OTHERS_WORK)
         _task, item, bench = task_parts(session, task_id)
         verdicts = submitted_by_task(session).get(task_id, {})
         decided = {k: v for k, (v, _r) in decided_by_task(session).get(task_id, {}).items()}

@@ -13,11 +13,11 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.errors import AnnotatorError
 from annotator.services.rating import reopen_work
 from annotator.services.sme.review import benchmark_of
-from annotator.services.users import require_role
+from annotator.services.users import require
 from annotator.sme.items import ItemProblem, ReviewItem, read_items
 from annotator.sme.lint import Problem, lint
 from annotator.sme.spec import REVIEWED, Benchmark
@@ -88,7 +88,7 @@ def import_benchmarks(project: Project, actor: str, paths: list[Path]) -> SpecIm
     """Import benchmark YAML; ImportRejected (nothing written) when any file has an error."""
     report = SpecImportReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "importing benchmark specifications")
+        require(session, actor, Action.IMPORT_SME)
         stored = _stored(session)
         result = lint(paths, [benchmark_of(b) for b in stored.values()])
         if result.errors:
@@ -231,7 +231,7 @@ def import_items(project: Project, actor: str, paths: list[Path]) -> ItemImportR
     read = read_items(paths)
     report = ItemImportReport()
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "importing SME review items")
+        require(session, actor, Action.IMPORT_SME)
         stored = _stored(session)
         existing = {i.item_id: i for i in session.scalars(select(SmeItem))}
         problems = list(read.problems)

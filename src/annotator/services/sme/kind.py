@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
+from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.rating.engine import Loaded, RatingKind
 from annotator.services.sme.adjudication import submitted_by_task
@@ -27,7 +28,7 @@ class SmeKind(RatingKind):
     set_action = "sme_field_set"
     submit_action = "sme_submitted"
     adjudicate_action = "sme_adjudicated"
-    adjudicating = "adjudicating SME verdicts"
+    adjudicate_permission = Action.ADJUDICATE_SME
     reveal_refusal = "submit your verdict before the automated verdict is shown"
     decision_model = SmeAdjudication
 

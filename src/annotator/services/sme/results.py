@@ -25,10 +25,11 @@ from annotator.agreement.intervals import (
     PROPORTION_METHOD,
     TOO_FEW,
 )
+from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.sme.adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme.review import benchmark_of
-from annotator.services.users import require_reader_of_others
+from annotator.services.users import require_user
 from annotator.sme.compare import Comparison, Scored
 from annotator.sme.compare import compare as compare_systems
 from annotator.sme.consistency import CRONBACH_MIN_CASES
@@ -101,7 +102,7 @@ def _collect(
 def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
     """Results of every benchmark with SME review items (seniors and curators only)."""
     with project.read() as session:
-        require_reader_of_others(session, actor, "SME results")
+        require_user(session, actor, Action.READ_OTHERS_WORK)
         submitted = submitted_by_task(session)
         decided = decided_by_task(session)
         stored = list(session.scalars(select(SmeBenchmark).order_by(SmeBenchmark.code)))
@@ -153,7 +154,7 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
 def compare(project: Project, actor: str, a: str, b: str, seed: int = 0) -> Comparison:
     """System ``b`` against ``a`` on every reviewed benchmark with items of both."""
     with project.tx() as session:
-        require_reader_of_others(session, actor, "SME results")
+        require_user(session, actor, Action.READ_OTHERS_WORK)
         submitted = submitted_by_task(session)
         decided = decided_by_task(session)
         systems = set(session.scalars(select(SmeItem.system).distinct()))

@@ -15,10 +15,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import QUEUE_STATES, queue_state
 from annotator.errors import NotFound, ValidationError
 from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
-from annotator.services.users import get_user, require_role
+from annotator.services.users import get_user, require
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
@@ -28,9 +29,6 @@ from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
-
-# Queue states shown to the SME (needs_recheck overrides the stored state).
-QUEUE_STATES = ("assigned", "in_progress", "submitted", "needs_recheck")
 
 
 @dataclass(frozen=True)
@@ -141,7 +139,7 @@ def pane(value: Any) -> Pane:
 
 
 def _state(row: SmeVerdict) -> str:
-    return "needs_recheck" if row.needs_recheck else row.state
+    return queue_state(row.state, row.needs_recheck)
 
 
 def task_parts(session: Session, task_id: uuid.UUID) -> tuple[SmeTask, SmeItem, SmeBenchmark]:
@@ -180,7 +178,7 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
     if per_item < 1:
         raise ValidationError("each item needs at least one SME (--per-item >= 1)")
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "assigning SME review items")
+        require(session, actor, Action.ASSIGN_SME)
         people = reviewers_or_refuse(session, "SME review items")
         rows = list(session.scalars(select(SmeVerdict)))
         load, have = raters_so_far(rows, lambda r: r.task_id)
@@ -208,8 +206,13 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
         return added
 
 
-def queue(project: Project, actor: str, benchmark: str | None = None) -> list[QueueEntry]:
-    """The SME's tasks in item order, optionally of one benchmark code only."""
+def queue(
+    project: Project, actor: str, benchmark: str | None = None, state: str | None = None
+) -> list[QueueEntry]:
+    """The SME's tasks in item order, optionally of one benchmark code only and in one
+    state of :data:`~annotator.domain.states.QUEUE_STATES` (never by system: blind)."""
+    if state is not None and state not in QUEUE_STATES:
+        raise ValidationError(f"unknown queue state {state!r} (one of {', '.join(QUEUE_STATES)})")
     with project.read() as session:
         user = get_user(session, actor)
         total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
@@ -234,6 +237,7 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
                 state=_state(served(session, row)),
             )
             for row, item, bench in session.execute(query)
+            if state is None or _state(row) == state
         ]
     # Calibration tasks first for an SME in calibration (stable: item order).
     return sorted(entries, key=lambda entry: str(entry.task_id) not in first)

@@ -17,10 +17,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator import __version__
-from annotator.domain.states import Role
+from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.pixel_review import unresolved
-from annotator.services.users import get_user, require_role
+from annotator.services.users import get_user, require, require_takes_work
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
@@ -80,10 +80,9 @@ def make_bundle(
     require_curator_side(project, "bundling")
     with project.tx() as session:
         state.progress(0.0, f"reading {annotator}'s cases and images")
-        require_role(session, actor, Role.CURATOR, "bundling work for an annotator")
+        require(session, actor, Action.BUNDLE)
         user = get_user(session, annotator)
-        if Role.ANNOTATOR.value not in user.role_names:
-            raise ValidationError(f"{annotator} does not have the annotator role")
+        require_takes_work(user)
         cases, images, left_out = _bundle_cases(session, project, user)
         if not cases and left_out:
             raise ValidationError(f"every case of {annotator} waits for an image review: "

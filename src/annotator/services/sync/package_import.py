@@ -19,14 +19,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain import labels as L
-from annotator.domain.states import AnnotationState, CaseState, Role
+from annotator.domain.permissions import Action
+from annotator.domain.states import AnnotationState, CaseState
 from annotator.domain.suggestions import figures
 from annotator.errors import AnnotatorError, NotFound
 from annotator.services.review.base import active_annotation
 from annotator.services.review.caseflow import refresh_case_state, send_for_recheck
 from annotator.services.sync.package import read_package
 from annotator.services.sync.recorded import take_recorded
-from annotator.services.users import get_user, require_role
+from annotator.services.users import get_user, require
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
@@ -62,7 +63,7 @@ def import_package(project: Project, actor: str, path: Path) -> PackageImportRep
             path, f"packages are imported in the curator's project, not {info.annotator}'s copy"
         )
     with project.tx() as session:
-        require_role(session, actor, Role.CURATOR, "importing packages")
+        require(session, actor, Action.IMPORT_PACKAGE)
         found: list[User] = []
 
         def trust(manifest: PackageManifest, raw: dict[str, Any]) -> None:

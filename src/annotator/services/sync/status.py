@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from annotator.domain.states import Role
+from annotator.services.users import takes_work
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, SyncBundle, SyncPackage, User
 from annotator.sync.offline import require_curator_side
@@ -51,7 +51,7 @@ def roundtrip_status(project: Project) -> list[RoundTripRow]:
         users = [
             u
             for u in session.scalars(select(User).order_by(User.name))
-            if Role.ANNOTATOR.value in u.role_names
+            if takes_work(u)
         ]
         for user in users:
             assigned = set(

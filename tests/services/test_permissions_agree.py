@@ -57,13 +57,14 @@ def world(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-
 
 
 def _calls(project: Any, folder: Path) -> dict[Action, Callable[[str], object]]:
-    from annotator.services import agreement, kinds, pixel_review, repair
+    from annotator.services import agreement, desk, kinds, pixel_review, quality, repair
     from annotator.services.assignments import assign
     from annotator.services.backup import backup_project
     from annotator.services.export import export_release, save_card_settings
     from annotator.services.imports import import_cases
     from annotator.services.judging import imports as judge_imports
     from annotator.services.judging import scoring, sheets
+    from annotator.services.rating.repeats import add_repeats
     from annotator.services.review.actions import split_cases
     from annotator.services.review.decisions import green_light
     from annotator.services.review.queue import list_items
@@ -101,6 +102,11 @@ def _calls(project: Any, folder: Path) -> dict[Action, Callable[[str], object]]:
         Action.READ_OTHERS_WORK: lambda a: list_items(p, a),
         Action.REVIEW_IMAGES: lambda a: pixel_review.list_images(p, a),
         Action.SPLIT_REVIEW: lambda a: split_cases(p, a),
+        Action.SET_STUCK_LIMIT: lambda a: desk.set_stuck_after_days(p, a, 7),
+        Action.ASSIGN_REPEATS: lambda a: add_repeats(p, a, "case", 0.5, 0),
+        Action.MANAGE_QUALITY: lambda a: quality.mark_item(p, a, "case", "T2", "calibration",
+                                                           {"difficulty": "hard"}, "a reason"),
+        Action.READ_QUALITY: lambda a: quality.snapshot(p, a),
     }
 
 

@@ -37,7 +37,7 @@ from annotator.services.review.queue import list_items
 from annotator.services.sme.results import results as sme_results
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
-from annotator.services.users import takes_work
+from annotator.services.users import require, takes_work
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, RatedWork, User, UserRole, utcnow
@@ -229,8 +229,7 @@ def set_stuck_after_days(project: Project, actor: str, days: int) -> int:
         raise ValidationError(f"the stuck limit is a whole number of days from 0 to "
                               f"{MAX_STUCK_DAYS}, not {days!r}")
     with project.tx() as session:
-        if not may(_roles(session, actor), Action.SET_STUCK_LIMIT):
-            raise PermissionDenied(refusal(Action.SET_STUCK_LIMIT, actor))
+        require(session, actor, Action.SET_STUCK_LIMIT)
         before = get_setting(session, STUCK_AFTER_DAYS)
         if before != days:
             put_setting(session, STUCK_AFTER_DAYS, days)

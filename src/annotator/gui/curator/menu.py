@@ -202,7 +202,10 @@ class CuratorActions(QObject):
             if actor != SETUP_ACTOR:
                 self.window.set_identity(actor)
             return
-        if sorted(context.roles or []) != roles_of(project, context.user):
+        # Not a permission check: whether the pages were built for other roles than the
+        # user has now (after a role change), so they must be built again.
+        built_for, now = sorted(context.roles or []), roles_of(project, context.user)
+        if built_for != now:
             self.window.build_pages()
         else:
             self.refresh()

@@ -22,8 +22,9 @@ BATCH = 1000
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("case_revisions") as batch:
-        batch.add_column(sa.Column("exams", sa.Integer(), nullable=True))
+    # A plain ADD/DROP COLUMN (SQLite 3.35+): a batch copy of the table would trip the foreign
+    # keys that point at case_revisions.
+    op.add_column("case_revisions", sa.Column("exams", sa.Integer(), nullable=True))
     conn = op.get_bind()
     revisions = sa.table("case_revisions", sa.column("id", sa.Uuid()),
                          sa.column("content", sa.JSON()), sa.column("exams", sa.Integer()))
@@ -52,5 +53,4 @@ def downgrade() -> None:
     op.drop_index("ix_case_images_revision_media", table_name="case_images")
     op.drop_index("ix_cases_current_revision_id", table_name="cases")
     op.drop_index("ix_cases_state", table_name="cases")
-    with op.batch_alter_table("case_revisions") as batch:
-        batch.drop_column("exams")
+    op.drop_column("case_revisions", "exams")

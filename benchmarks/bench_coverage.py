@@ -7,7 +7,8 @@ or undefined), and the run time. The table in ``docs/statistics.md`` is its outp
 
 Grid: n = 10, 30, 100 units (items, cases) x a low, middle and high true value. Intervals
 are the app's own code paths (``Measure.interval``, ``icc``, ``wilson_interval``,
-``bca_interval``, ``case_bca_interval``) with their seeds; each replication draws new data.
+``bca_interval``, ``welch_interval``,
+``wilson_effective_interval``) with their seeds; each replication draws new data.
 
 Generating models (written down, as the coverage depends on them):
 
@@ -37,7 +38,12 @@ import numpy as np
 from scipy.stats import binom
 
 from annotator.agreement.icc import icc
-from annotator.agreement.intervals import bca_interval, case_bca_interval, wilson_interval
+from annotator.agreement.intervals import (
+    bca_interval,
+    welch_interval,
+    wilson_effective_interval,
+    wilson_interval,
+)
 from annotator.agreement.measure import Measure, Ratings
 
 VALUES = np.array([1.0, 2.0, 3.5, 5.0, 11.0])
@@ -155,11 +161,11 @@ def rubric_rows(reps: int) -> None:
                      second: float = second) -> tuple[float, float] | None:
                 samples = [rng.binomial(4, theta, size=n) / 4,
                            rng.binomial(4, second, size=n) / 4]
-                ci = bca_interval(samples, [0.4, 0.6], seed=int(rng.integers(2**31)))
+                ci = welch_interval(samples, [0.4, 0.6])
                 return None if ci is None else ci.bounds
 
             cov, none = coverage(draw, truth, reps, n)
-            row("Rubric score (stratified BCa)", n, truth, cov, none,
+            row("Rubric score (Welch-Satterthwaite)", n, truth, cov, none,
                 time.perf_counter() - start)
 
 
@@ -178,11 +184,12 @@ def table9_rows(reps: int) -> None:
                 rows = np.empty((n, 8))
                 rows[:, 0::2] = units  # per target: [units, agreeing units], as table9 sums
                 rows[:, 1::2] = rng.binomial(units, q, size=(n, 4))
-                ci = case_bca_interval(rows, macro, seed=0)
+                ci = wilson_effective_interval(rows, macro, float(rows[:, 0::2].sum()))
                 return None if ci is None else ci.bounds
 
             cov, none = coverage(draw, q, reps, n)
-            row("Table 9 cell (case BCa)", n, q, cov, none, time.perf_counter() - start)
+            row("Table 9 cell (Wilson, effective n)", n, q, cov, none,
+                time.perf_counter() - start)
 
 
 def main() -> None:

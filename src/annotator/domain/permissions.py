@@ -39,6 +39,7 @@ class Action(StrEnum):
     ADJUDICATE_JUDGED = "adjudicate_judged"
     READ_OTHERS_WORK = "read_others_work"
     VIEW_DESK = "view_desk"
+    COMPARE_SYSTEMS = "compare_systems"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ RULES: dict[Action, Rule] = {
     Action.ADJUDICATE_JUDGED: Rule(_ADJUDICATOR, "adjudicating judged outputs"),
     Action.READ_OTHERS_WORK: Rule(_SENIOR, "reading other annotators' work"),
     Action.VIEW_DESK: Rule(_SENIOR, "viewing the curator's desk"),
+    # SMEs review blind to the system under review: naming systems side by side is seniors'.
+    Action.COMPARE_SYSTEMS: Rule(_SENIOR, "comparing AI systems on SME verdicts"),
 }
 
 # The app's pages, in page-bar order, and the actions that make a page useful to a role.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from annotator.domain.permissions import Action, may
 from annotator.domain.states import Role
 from annotator.services.users import READERS_OF_OTHERS
 from annotator.store.project import Project
@@ -23,3 +24,10 @@ def may_decide(project: Project, actor: str) -> bool:
     with project.read() as session:
         user = session.scalars(select(User).where(User.name == actor)).first()
         return bool(user is not None and Role.ADJUDICATOR.value in user.role_names)
+
+
+def may_compare(project: Project, actor: str) -> bool:
+    """Comparing systems names them: curators and adjudicators (SMEs review blind)."""
+    with project.read() as session:
+        user = session.scalars(select(User).where(User.name == actor)).first()
+        return bool(user is not None and may(user.role_names, Action.COMPARE_SYSTEMS))

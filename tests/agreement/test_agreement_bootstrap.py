@@ -1,4 +1,6 @@
-"""Case bootstrap on per-case sufficient statistics, checked against a naive bootstrap."""
+"""Case bootstrap on per-case sufficient statistics, checked against a naive bootstrap:
+scipy's BCa (``scipy.stats.bootstrap``, which draws the app's resamples from the same seed)
+of the coefficient recomputed from the rows of the drawn cases."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import bootstrap
 
 from annotator.agreement import (
     bootstrap_ci,
@@ -41,6 +44,29 @@ def synthetic_rows(
     return wide.melt(id_vars=["case", "unit"], var_name="rater", value_name="code").dropna()
 
 
+def naive_bca(
+    rows: pd.DataFrame, function: Callable[[np.ndarray], float | None], n_resamples: int,
+    seed: int,
+) -> tuple[float, float]:
+    """scipy's BCa over cases of ``function`` recomputed from the drawn cases' rows."""
+    cases = list(dict.fromkeys(rows["case"]))
+    by_case = dict(tuple(rows.groupby("case")))
+
+    def of_cases(draw: np.ndarray) -> float:
+        # Re-key each drawn case so a case drawn twice stays two distinct cases.
+        parts = [by_case[cases[int(c)]].assign(case=f"{cases[int(c)]}#{position}")
+                 for position, c in enumerate(draw)]
+        value = function(to_matrix(pd.concat(parts))[0])
+        return np.nan if value is None else float(value)
+
+    assert (bootstrap_draws(len(cases), n_resamples, seed)
+            == np.random.default_rng(seed).integers(0, len(cases), (n_resamples, len(cases)))
+            ).all()  # scipy draws the app's resamples
+    result = bootstrap((np.arange(len(cases)),), of_cases, n_resamples=n_resamples,
+                       method="BCa", vectorized=False, random_state=np.random.default_rng(seed))
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
 def to_matrix(rows: pd.DataFrame) -> tuple[np.ndarray, list[Any]]:
     wide = rows.pivot_table(index=["case", "unit"], columns="rater", values="code", sort=False)
     wide = wide.reindex(columns=["r1", "r2", "r3"])
@@ -70,18 +96,7 @@ def test_matches_naive_recompute_from_rows_with_same_draws(
     rows = synthetic_rows(make_codes, rng, n_cases=25, missing=0.15)
     function, options = COEFFICIENTS[name]
     matrix, case_ids = to_matrix(rows)
-    cases = list(dict.fromkeys(case_ids))
-    by_case = dict(tuple(rows.groupby("case")))
-    draws = bootstrap_draws(len(cases), n_resamples=40, seed=7)
-    naive = []
-    for draw in draws:
-        # Re-key each drawn case so a case drawn twice stays two distinct cases.
-        parts = [
-            by_case[cases[c]].assign(case=f"{cases[c]}#{position}")
-            for position, c in enumerate(draw)
-        ]
-        naive.append(function(to_matrix(pd.concat(parts))[0]))
-    expected = tuple(np.quantile(np.array(naive, dtype=float), [0.025, 0.975]))
+    expected = naive_bca(rows, function, 40, 7)
     ours = case_bootstrap(matrix, case_ids, name, n_resamples=40, seed=7, **options)  # type: ignore[arg-type]
     assert ours == pytest.approx(expected)
 
@@ -91,25 +106,15 @@ def test_fleiss_and_cohen_match_naive_recompute(
 ) -> None:
     rows = synthetic_rows(make_codes, rng, n_cases=30, missing=0.0)
     matrix, case_ids = to_matrix(rows)
-    cases = list(dict.fromkeys(case_ids))
-    by_case = dict(tuple(rows.groupby("case")))
-    draws = bootstrap_draws(len(cases), n_resamples=30, seed=3)
-    naive_fleiss, naive_cohen = [], []
-    for draw in draws:
-        parts = [by_case[cases[c]].assign(case=f"{cases[c]}#{p}") for p, c in enumerate(draw)]
-        resampled = to_matrix(pd.concat(parts))[0]
-        naive_fleiss.append(fleiss_kappa(resampled, 3))
-        naive_cohen.append(cohen_kappa(resampled[:, 0], resampled[:, 2], 3))
     fleiss = case_bootstrap(
         matrix, case_ids, "fleiss_kappa", n_categories=3, n_resamples=30, seed=3
     )
     cohen = case_bootstrap(
         matrix[:, [0, 2]], case_ids, "cohen_kappa", n_categories=3, n_resamples=30, seed=3
     )
-    assert fleiss == pytest.approx(
-        tuple(np.quantile(np.array(naive_fleiss, float), [0.025, 0.975]))
-    )
-    assert cohen == pytest.approx(tuple(np.quantile(np.array(naive_cohen, float), [0.025, 0.975])))
+    assert fleiss == pytest.approx(naive_bca(rows, lambda m: fleiss_kappa(m, 3), 30, 3))
+    assert cohen == pytest.approx(
+        naive_bca(rows, lambda m: cohen_kappa(m[:, 0], m[:, 2], 3), 30, 3))
 
 
 def test_decompositions_reproduce_the_point_estimates(make_codes: MakeCodes) -> None:
@@ -132,8 +137,11 @@ def test_duplicate_draws_count_as_distinct_cases() -> None:
 
     bootstrap_ci(np.eye(n), record, n_resamples=5, seed=11)
     draws = bootstrap_draws(n, 5, seed=11)
-    for sums, draw in zip(seen, draws, strict=True):
+    # The estimate on all cases, the 5 resamples, then the 25 leave-one-case-out sums (BCa).
+    assert len(seen) == 1 + 5 + n and np.array_equal(seen[0], np.ones(n))
+    for sums, draw in zip(seen[1:6], draws, strict=True):
         assert np.array_equal(sums, np.bincount(draw, minlength=n))
+    assert all(np.array_equal(sums, 1 - np.eye(n)[c]) for c, sums in enumerate(seen[6:]))
     assert any(np.bincount(draw).max() > 1 for draw in draws)
 
 

@@ -84,10 +84,13 @@ def test_stats_reports_quadratic_kappa_ac2_and_cis(tmp_path: Path) -> None:
     assert report["gwet_ac2"] == pytest.approx(gwet_ac2(codes, 3, "linear"), abs=1e-12)
     definition = "linear-weighted Cohen's kappa, mean over annotator pairs"
     assert report["kappa"]["definition"] == definition
-    for name in ("percent_agreement", "gwet_ac1", "gwet_ac2", "fleiss_kappa", "kappa",
-                 "quadratic_weighted_kappa"):
+    for name in ("percent_agreement", "kappa", "quadratic_weighted_kappa"):
         low, high = report["ci95"][name]
         assert low <= high
+    # 40 units: AC1, AC2 and Fleiss' kappa print no interval under 100 (docs/statistics.md).
+    assert all(report["ci95"][name] is None for name in ("gwet_ac1", "gwet_ac2",
+                                                         "fleiss_kappa"))
+    assert report["bootstrap"]["min_units_by_coefficient"]["gwet_ac2"] == 100
     assert report["bootstrap"]["coverage_below_nominal"] is False
     fleiss = stats_report(path, "ordinal", words, KappaChoice("quadratic", "fleiss"))
     assert fleiss["kappa"]["value"] == pytest.approx(fleiss_kappa(codes, 3, "quadratic"))

@@ -1,10 +1,10 @@
 """Each printed CI belongs to the coefficient, level and weights of its point estimate.
 
-The reference: resample the units with the app's own seeded draws
-(:func:`~annotator.agreement.bootstrap.bootstrap_draws`), compute each coefficient on every
-resample with an independent implementation (the ``krippendorff`` package, statsmodels,
-scikit-learn, or the textbook formula), drop undefined resamples and take the 2.5% and
-97.5% quantiles. ``annotator stats`` must print exactly that interval (to 1e-9).
+The reference: ``scipy.stats.bootstrap(method="BCa")`` over the units with the app's seed
+(scipy draws exactly the app's :func:`~annotator.agreement.bootstrap.bootstrap_draws`),
+each coefficient computed on every resample and jackknife sample by an independent
+implementation (the ``krippendorff`` package, statsmodels, scikit-learn, or the textbook
+formula). ``annotator stats`` must print exactly that interval (to 1e-9).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 import krippendorff
 import numpy as np
 import pytest
+from scipy.stats import bootstrap
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
@@ -25,7 +26,7 @@ from annotator.agreement import bootstrap_draws, stats_report
 VALUES = (0.0, 1.0, 2.5, 4.0, 10.0)  # unevenly spaced: interval alpha != nominal alpha
 
 
-def _table(n_units: int = 40, n_raters: int = 3, seed: int = 7) -> np.ndarray:
+def _table(n_units: int = 100, n_raters: int = 3, seed: int = 7) -> np.ndarray:
     """Complete units x raters values: each rater copies the unit's truth 55% of the time."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, len(VALUES), size=n_units)
@@ -43,11 +44,14 @@ def _write(tmp_path: Path, values: np.ndarray) -> Path:
 
 
 def _reference_ci(values: np.ndarray, statistic: Callable[[np.ndarray], float]) -> list[float]:
-    """Percentile interval of ``statistic`` over the app's seeded unit resamples."""
-    draws = bootstrap_draws(values.shape[0], 1000, 0)
-    estimates = np.array([statistic(values[rows]) for rows in draws])
-    defined = estimates[np.isfinite(estimates)]
-    return [float(q) for q in np.quantile(defined, [0.025, 0.975])]
+    """scipy's BCa interval of ``statistic`` over the units, with the app's seed."""
+    assert (bootstrap_draws(values.shape[0], 3, 0)
+            == np.random.default_rng(0).integers(0, values.shape[0], (3, values.shape[0]))
+            ).all()  # the draws scipy makes from the same seed
+    result = bootstrap((np.arange(values.shape[0]),), lambda rows: statistic(values[rows]),
+                       n_resamples=1000, method="BCa", vectorized=False,
+                       random_state=np.random.default_rng(0))
+    return [float(result.confidence_interval.low), float(result.confidence_interval.high)]
 
 
 def _codes(values: np.ndarray) -> np.ndarray:

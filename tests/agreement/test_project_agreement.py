@@ -15,7 +15,7 @@ from typing import Any
 import krippendorff
 import numpy as np
 import pytest
-from scipy.stats import kendalltau
+from scipy.stats import bootstrap, kendalltau
 from sklearn.metrics import cohen_kappa_score
 
 from annotator import cli
@@ -278,7 +278,7 @@ def test_importance_matches_independent_recomputation(built: Built,
 
 
 def test_confidence_interval_is_a_case_bootstrap(built: Built, report: dict[str, Any]) -> None:
-    """Resample cases naively (same seed convention) and recompute from the raw pairs."""
+    """Resample cases naively (scipy's BCa, same seed) and recompute from the raw pairs."""
     units = _importance_units(built)
     cases = list(dict.fromkeys(c for c, _ in units))
     per_case = {c: [0, 0] for c in cases}
@@ -286,18 +286,23 @@ def test_confidence_interval_is_a_case_bootstrap(built: Built, report: dict[str,
         for a, b in combinations(sorted(values), 2):
             per_case[cid][0] += values[a] == values[b]
             per_case[cid][1] += 1
-    draws = np.random.default_rng(0).integers(0, len(cases), size=(1000, len(cases)))
-    stats = []
-    for draw in draws:
-        agree = sum(per_case[cases[i]][0] for i in draw)
-        total = sum(per_case[cases[i]][1] for i in draw)
-        stats.append(agree / total)
-    low, high = np.quantile(stats, [0.025, 0.975])
+    def pooled(draw: np.ndarray) -> float:
+        agree = sum(per_case[cases[int(i)]][0] for i in draw)
+        total = sum(per_case[cases[int(i)]][1] for i in draw)
+        return agree / total
+
+    # scipy's BCa draws the app's resamples: rng(0).integers(0, n, (1000, n)).
+    found = bootstrap((np.arange(len(cases)),), pooled, n_resamples=1000, method="BCa",
+                      vectorized=False, random_state=np.random.default_rng(0))
     ci = family(report, "importance")["coefficients"]["percent_agreement"]["ci95"]
-    assert ci == pytest.approx([low, high], abs=1e-12)
+    assert ci == pytest.approx([found.confidence_interval.low, found.confidence_interval.high],
+                               abs=1e-12)
     for section in report["families"]:
-        if section["id"] != "discard":  # rare discards: a resample may have no variation
-            assert section["coefficients"]["krippendorff_alpha"]["ci95"] is not None
+        alpha_ci = section["coefficients"]["krippendorff_alpha"]["ci95"]
+        if section["bootstrap"]["n_cases"] < 100:  # alpha's stated minimum
+            assert alpha_ci is None
+        elif section["id"] != "discard":  # rare discards: a resample may have no variation
+            assert alpha_ci is not None
 
 
 def _dense(board: dict[str, Any], figures: list[str]) -> dict[str, int | None]:

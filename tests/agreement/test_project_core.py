@@ -159,7 +159,7 @@ def _random_basis(n_cases: int, keys: list[str], seed: int, per_case: int = 3) -
 
 
 def test_fleiss_kappa_defined_when_raters_are_constant_matches_statsmodels() -> None:
-    basis = _random_basis(60, ["k1", "k2", "k3"], seed=3)
+    basis = _random_basis(100, ["k1", "k2", "k3"], seed=3)  # Fleiss' CI needs 100 cases
     report = build_report(basis, FAST)
     section = family(report, "difficulty")
     codes = np.array([[("normal", "hard", "extreme_hard").index(c.labels[k]["difficulty"]["value"])
@@ -168,7 +168,7 @@ def test_fleiss_kappa_defined_when_raters_are_constant_matches_statsmodels() -> 
     assert section["coefficients"]["fleiss_kappa"]["value"] == pytest.approx(
         fleiss_kappa(table, method="fleiss"))
     assert section["coefficients"]["fleiss_kappa"]["ci95"] is not None
-    assert section["raters_per_unit"] == {"3": 60}
+    assert section["raters_per_unit"] == {"3": 100}
 
 
 def test_pair_kappa_needs_min_shared_and_ci_needs_min_cases() -> None:

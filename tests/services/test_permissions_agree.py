@@ -69,6 +69,7 @@ def _calls(project: Any, folder: Path) -> dict[Action, Callable[[str], object]]:
     from annotator.services.review.decisions import green_light
     from annotator.services.review.queue import list_items
     from annotator.services.sme import imports as sme_imports
+    from annotator.services.sme import results as sme_results
     from annotator.services.sme import review as sme_review
     from annotator.services.sync.bundle import make_bundle
     from annotator.services.sync.package_import import import_package
@@ -107,6 +108,7 @@ def _calls(project: Any, folder: Path) -> dict[Action, Callable[[str], object]]:
         Action.MANAGE_QUALITY: lambda a: quality.mark_item(p, a, "case", "T2", "calibration",
                                                            {"difficulty": "hard"}, "a reason"),
         Action.READ_QUALITY: lambda a: quality.snapshot(p, a),
+        Action.COMPARE_SYSTEMS: lambda a: sme_results.systems(p, a),
     }
 
 

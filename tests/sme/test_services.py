@@ -18,32 +18,17 @@ from annotator.services import kinds
 from annotator.services.sme import adjudication as sme_adjudication
 from annotator.services.sme import review as sme_review
 from annotator.services.sme.imports import ImportRejected, import_benchmarks, import_items
-from annotator.services.sme.results import results
+from annotator.services.sme.results import compare, results, systems
 from annotator.store.history import entries
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
 
+from .reviews import give as _give
+from .reviews import item as _item
+from .reviews import jsonl as _jsonl
+from .reviews import review_two_systems
+from .reviews import reviewers as _reviewers
+from .reviews import task as _task
 from .specs import ANEG1, benchmark, valid_set, write
-
-
-def _item(n: int, code: str = "A-NEG2", **changes: Any) -> dict[str, Any]:
-    item: dict[str, Any] = {
-        "item_id": f"it-{n:02d}",
-        "benchmark": code,
-        "input": f"Pt is not without chest pain (case {n}).",
-        "ground_truth": {"chest_pain": True, "fever": False},
-        "output": {"chest_pain": n % 2 == 0, "fever": False},
-        "system": "copilot-v2",
-    }
-    if code == "A-NEG1":
-        item["automated"] = {"score": 0.9, "outcome": "pass", "judge": "llm"}
-    item.update(changes)
-    return item
-
-
-def _jsonl(folder: Path, name: str, items: list[dict[str, Any]]) -> Path:
-    path = folder / name
-    path.write_text("".join(json.dumps(i) + "\n" for i in items))
-    return path
 
 
 @pytest.fixture
@@ -59,24 +44,6 @@ def sme(team: Any, tmp_path: Path) -> Any:
 def _count(project: Any, table: Any) -> int:
     with project.tx() as s:
         return int(s.scalar(select(func.count()).select_from(table)) or 0)
-
-
-def _task(project: Any, item: str, code: str = "A-NEG2") -> Any:
-    return sme_review.task_of(project, item, code)
-
-
-def _reviewers(project: Any, task: Any) -> list[str]:
-    return [
-        n
-        for n in ("a1", "a2", "a3")
-        if any(e.task_id == task for e in sme_review.queue(project, n))
-    ]
-
-
-def _give(project: Any, who: str, task: Any, **fields: Any) -> None:
-    for key, value in fields.items():
-        kinds.SME.set_field(project, who, task, key, value)
-    kinds.SME.submit(project, who, task)
 
 
 PASS = {"applicability": "applicable", "outcome": "pass", "score": 4}
@@ -357,26 +324,12 @@ def test_recheck_after_a_smaller_scale_asks_for_the_score_again(sme: Any, tmp_pa
 def test_compare_two_systems_through_the_command_line(
     team: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import_benchmarks(team, "cu", valid_set(tmp_path))
-    items = [_item(n, item_id=f"{system}-{n:02d}", system=system, case_id=f"case-{n:02d}",
-                   **({"run": 1} if system == "copilot@1.4" else {}))
-             for system in ("copilot@1.3", "copilot@1.4") for n in range(12)]
-    # copilot@1.4 ran cases 1 and 2 twice: the second runs score as the first ones did.
-    items += [_item(n, item_id=f"copilot@1.4-{n:02d}-r2", system="copilot@1.4",
-                    case_id=f"case-{n:02d}", run=2) for n in (1, 2)]
-    import_items(team, "cu", [_jsonl(tmp_path, "items.jsonl", items)])
-    sme_review.assign(team, "cu", per_item=1)
-    for item in items:
-        task = _task(team, item["item_id"])
-        (who,) = _reviewers(team, task)
-        n = int(item["item_id"].split("-")[1])
-        # B scores one level higher on two cases in three, the same on the third.
-        score = n % 4 if item["system"] == "copilot@1.3" or n % 3 == 0 else n % 4 + 1
-        flag = {} if score >= 3 else {
-            "flag_condition": sme_review.view(team, who, task).benchmark.flag_choices[0],
-            "rationale": "finding dropped"}
-        _give(team, who, task, applicability="applicable",
-              outcome="pass" if score >= 3 else "flag", score=score, **flag)
+    review_two_systems(team, tmp_path)
+    assert systems(team, "adj") == systems(team, "cu") == ["copilot@1.3", "copilot@1.4"]
+    for refused in (lambda: systems(team, "a1"),
+                    lambda: compare(team, "a1", "copilot@1.3", "copilot@1.4")):
+        with pytest.raises(PermissionDenied, match="adjudicator or curator"):
+            refused()  # SMEs review blind to the systems
     base = ["--project", team.location, "--as", "adj", "sme-results"]
     assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

@@ -36,7 +36,7 @@ Bootstrap over cases (:mod:`.bootstrap`, :mod:`.sufficient`): every coefficient 
 function of column sums of per-unit statistics (``decompose``); summing them per case
 (``per_case_sums``) makes a resample a weighted sum. ``bootstrap_ci(per_case_stats,
 statistic, n_resamples=1000, seed=0)`` and ``case_bootstrap(matrix, case_ids, coefficient,
-...)`` return a 95% percentile interval or None (< 20 cases, every resample undefined);
+...)`` return a 95% BCa interval or None (< 20 cases, every resample undefined);
 resamples where the statistic is undefined are dropped, and ``bootstrap_interval`` /
 ``case_bootstrap_interval`` return a ``BootstrapCI`` that counts them and flags coverage
 below nominal under 30 cases.

@@ -24,6 +24,7 @@ from annotator.agreement.bootstrap import (
     Coefficient,
     bootstrap_interval,
     case_bootstrap_interval,
+    min_cases_of,
     per_case_sums,
 )
 from annotator.agreement.coefficients import (
@@ -116,8 +117,13 @@ class Measure:
         self, ratings: Ratings, n_resamples: int = 1000, seed: int = 0,
         min_cases: int = MIN_CASES,
     ) -> BootstrapCI | None:
-        """Seeded percentile bootstrap over cases of :meth:`estimate`, the same definition."""
+        """Seeded BCa bootstrap over cases of :meth:`estimate`, the same definition.
+
+        None below ``min_cases`` cases or below the coefficient's stated minimum
+        (:func:`~annotator.agreement.bootstrap.min_cases_of`), whichever is larger.
+        """
         m = self.matrix(ratings)
+        min_cases = max(min_cases, min_cases_of(self.coefficient))
         if self.coefficient == "mean_pairwise_cohen_kappa":
             return self._pairwise_interval(m, ratings.case_ids, n_resamples, seed, min_cases)
         return case_bootstrap_interval(

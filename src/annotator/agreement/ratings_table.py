@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement._matrix import FloatArray
-from annotator.agreement.bootstrap import MIN_CASES, NOMINAL_CASES
+from annotator.agreement.bootstrap import MIN_CASES, NOMINAL_CASES, STATED_MIN_CASES
 from annotator.agreement.coefficients import unanimity
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import Weights, mean_pairwise_cohen_kappa
@@ -230,8 +230,9 @@ def _stats_cis(
         cis[name] = None if ci is None else list(ci.interval)
         dropped[name] = 0 if ci is None else ci.dropped
     units = int(((~np.isnan(ratings.codes)).sum(axis=1) >= 2).sum())
-    info = {"method": "percentile bootstrap over units", "n_resamples": 1000, "seed": 0,
-            "min_units": MIN_CASES, "dropped_resamples": dropped,
+    info = {"method": "BCa bootstrap over units", "n_resamples": 1000, "seed": 0,
+            "min_units": MIN_CASES, "min_units_by_coefficient": dict(STATED_MIN_CASES),
+            "dropped_resamples": dropped,
             "coverage_below_nominal": units < NOMINAL_CASES}
     return cis, info
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import NOMINAL_CASES
+from annotator.agreement.bootstrap import NOMINAL_CASES, STATED_MIN_CASES, min_cases_of
 from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import family_stats
 from annotator.agreement.latent_report import latent_class_section
@@ -78,9 +78,11 @@ def basis_section(basis: ProjectBasis, options: ReportOptions) -> dict[str, Any]
         f"Kappa: {options.kappa.for_level('ordinal').definition()} for ordinal families "
         "(unweighted for nominal ones), over the full label set; Cohen's kappa per annotator "
         f"pair only where the pair shares at least {options.min_shared} units. "
-        f"95% CIs: percentile bootstrap over cases ({options.n_resamples} resamples, seed "
+        f"95% CIs: BCa bootstrap over cases ({options.n_resamples} resamples, seed "
         f"{options.seed}; a case drawn twice counts twice); resamples where a coefficient is "
-        f"undefined are dropped and counted; n/a below {options.min_cases} cases; below "
+        f"undefined are dropped and counted; n/a below {options.min_cases} cases (below "
+        f"{min_cases_of('krippendorff_alpha')} for Krippendorff's alpha, Fleiss' kappa and "
+        "Gwet's AC1/AC2, where the interval's coverage falls short under that); below "
         f"{NOMINAL_CASES} cases coverage is below nominal. Krippendorff's alpha at the level "
         "stated per family."
     )
@@ -104,8 +106,9 @@ def basis_section(basis: ProjectBasis, options: ReportOptions) -> dict[str, Any]
             "n_resamples": options.n_resamples,
             "seed": options.seed,
             "confidence": 0.95,
-            "ci_method": "percentile bootstrap over cases",
+            "ci_method": "BCa bootstrap over cases",
             "min_cases": options.min_cases,
+            "min_cases_by_coefficient": dict(STATED_MIN_CASES),
             "min_shared_units_for_pair_kappa": options.min_shared,
             "undefined_resamples": "dropped and counted per coefficient",
             "nominal_coverage_cases": NOMINAL_CASES,

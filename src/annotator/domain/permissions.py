@@ -47,6 +47,7 @@ class Action(StrEnum):
     REVIEW_IMAGES = "review_images"
     SPLIT_REVIEW = "split_review"
     TAKE_ASSIGNED_WORK = "take_assigned_work"
+    COMPARE_SYSTEMS = "compare_systems"
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ RULES: dict[Action, Rule] = {
     # Not an act of the actor but of the person given work: cases, bundles, SME items and
     # judged outputs go to annotators, and the agreement and round-trip views count them.
     Action.TAKE_ASSIGNED_WORK: Rule(_ANNOTATOR, "being given work to annotate or score"),
+    # SMEs review blind to the system under review: naming systems side by side is seniors'.
+    Action.COMPARE_SYSTEMS: Rule(_SENIOR, "comparing AI systems on SME verdicts"),
 }
 # Who the setup actor counts as while a project has no user yet (somebody adds the first).
 SETUP_ROLES = frozenset({Role.CURATOR.value})

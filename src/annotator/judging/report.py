@@ -14,8 +14,9 @@ from annotator.judging.table9 import MIN_CASES
 
 PAIR_KEYS = ("a", "b", "n_items", "targets", "macro_binary")
 INTERVAL_NOTE = (
-    "BCa bootstrap over cases (Wilson's score interval for a binary agreement with one unit "
-    f"per case); n = cases; under {MIN_CASES} cases: {TOO_FEW}")
+    "Wilson's score interval; where a case holds several units (trajectory, the macro "
+    "cell) at the effective sample size from the jackknife over cases; n = cases; under "
+    f"{MIN_CASES} cases: {TOO_FEW}")
 
 
 def issue_json(report: dict[str, Any]) -> dict[str, Any]:

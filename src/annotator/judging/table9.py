@@ -6,8 +6,9 @@ raters and every target: binary agreement after 0-1 vs 2-3 over the units both s
 quadratic-weighted kappa on the raw 0-3 scores, and for trajectory E/A/U label agreement and
 Cohen's kappa. The Table 9 cell is the macro average of the four binary agreements. 95%
 intervals are made for small samples (:mod:`annotator.agreement.intervals`): Wilson's score
-interval for a binary agreement with one unit per case, else a seeded BCa bootstrap over
-cases (the units of a case are drawn together); each carries its number of cases, and below
+interval for a binary agreement with one unit per case, else Wilson's interval at the
+effective sample size (the jackknife over cases gives the variance, so the units of a case
+count together); each carries its number of cases, and below
 :data:`MIN_CASES` cases there is none ("too few to estimate": a percentile bootstrap of a
 4-case cell covered 42%). Undefined values are None (``null`` in JSON), never NaN.
 """
@@ -20,14 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.intervals import MIN_PROPORTION_N, case_bca_interval, wilson_interval
+from annotator.agreement.intervals import (
+    MIN_PROPORTION_N,
+    wilson_effective_interval,
+    wilson_interval,
+)
 from annotator.agreement.kappa import kappa_from_confusion
 from annotator.judging.runfile import ALL_TARGETS, LABELS, TARGETS
 from annotator.judging.sheet import Sheet, acceptable, split_key
 
 ItemKey = tuple[str, str]  # (run, case_id)
 Ratings = dict[str, dict[ItemKey, Sheet]]
-SEED = 0
 MIN_CASES = MIN_PROPORTION_N  # fewer cases: no interval, "too few to estimate"
 
 
@@ -51,14 +55,16 @@ def _ratio(s: np.ndarray) -> float | None:
 
 
 def _ci(rows: list[list[float]], statistic: Callable[[np.ndarray], float | None]) -> Any:
-    """The interval of per-case rows: Wilson when every case is one unit [n, agreeing]."""
+    """The interval of per-case rows [units, agreeing, units, agreeing, ...]: Wilson when
+    every case is one unit of one proportion, else Wilson at the effective sample size."""
     if not rows:
         return None
     table = np.asarray(rows)
     if statistic is _ratio and bool((table[:, 0] == 1).all()):
         ci = wilson_interval(int(table[:, 1].sum()), len(rows), MIN_CASES)
     else:
-        ci = case_bca_interval(table, statistic, SEED, MIN_CASES)
+        ci = wilson_effective_interval(table, statistic, float(table[:, 0::2].sum()),
+                                       MIN_CASES)
     return None if ci is None else [round(ci.low, 4), round(ci.high, 4)]
 
 

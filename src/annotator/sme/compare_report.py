@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from annotator.agreement.charts import _line, _svg, _text
-from annotator.sme.compare import Comparison
+from annotator.sme.compare import BenchmarkComparison, Comparison
 
 COLUMNS = ("code", "n A/B", "method", "shared cases", "difference", "95% interval", "p",
            "Holm p", "Bonferroni p", "Cohen's d", "pass-rate difference", "pass-rate interval",
@@ -20,6 +20,13 @@ COLUMNS = ("code", "n A/B", "method", "shared cases", "difference", "95% interva
 
 def _num(value: float | None, fmt: str = "+.3f") -> str:
     return "–" if value is None else format(value, fmt)
+
+
+def _p(value: float | None) -> str:
+    """A p-value; a bootstrap p of 0 means below one resample in 1,000: "<0.001"."""
+    if value is None:
+        return "–"
+    return "<0.001" if value < 0.001 else format(value, ".3g")
 
 
 def _pair(bounds: tuple[float, float] | None) -> str:
@@ -56,30 +63,49 @@ def forest_svg(found: Comparison, width: int = 640) -> str:
     return _svg(width, height, body)
 
 
+def drift_text(c: BenchmarkComparison) -> str:
+    """The drift cell: the 5% rule's alert and the two tests' p-values."""
+    if c.drift is None:
+        return "–"
+    return (f"{'ALERT' if c.drift.alert else 'no alert'} (KS p {_p(c.drift.ks_p)}, "
+            f"MW p {_p(c.drift.mann_whitney_p)})")
+
+
+def table_rows(found: Comparison) -> list[tuple[bool, list[str]]]:
+    """(is_rubric, cells under :data:`COLUMNS`): each benchmark, then each parent rubric.
+
+    The results tab and the HTML page both show these rows. A rubric row has its weighted
+    difference and normal interval; its other cells are blank.
+    """
+    rows: list[tuple[bool, list[str]]] = []
+    for c in found.benchmarks:
+        rows.append((False, [c.code, f"{c.n_a}/{c.n_b}", c.method, str(c.pairs),
+                             _num(c.difference), _pair(c.ci), _p(c.p), _p(c.p_holm),
+                             _p(c.p_bonferroni),
+                             _num(c.cohen_d, "+.2f"), _num(c.pass_rate_difference),
+                             _pair(c.pass_rate_ci), c.conclusion, drift_text(c)]))
+    for r in found.rubrics:
+        cells = [""] * len(COLUMNS)
+        cells[0] = f"{r.code} (rubric)"
+        cells[2] = f"weighted: {', '.join(r.benchmarks)}"
+        cells[4], cells[5] = _num(r.difference), _pair(r.ci)
+        rows.append((True, cells))
+    return rows
+
+
 def html_page(found: Comparison) -> str:
     e = html.escape
-    rows = ""
-    for c in found.benchmarks:
-        drift = "–" if c.drift is None else (
-            f"{'ALERT' if c.drift.alert else 'no alert'} (KS p {c.drift.ks_p:.3g}, "
-            f"MW p {c.drift.mann_whitney_p:.3g})")
-        cells = (c.code, f"{c.n_a}/{c.n_b}", c.method, str(c.pairs), _num(c.difference),
-                 _pair(c.ci), _num(c.p, ".3g"), _num(c.p_holm, ".3g"),
-                 _num(c.p_bonferroni, ".3g"), _num(c.cohen_d, "+.2f"),
-                 _num(c.pass_rate_difference), _pair(c.pass_rate_ci), c.conclusion, drift)
-        rows += "<tr>" + "".join(f"<td>{e(v)}</td>" for v in cells) + "</tr>"
-    rubrics = "".join(
-        f"<tr><td>{e(r.code)}</td><td>{e(', '.join(r.benchmarks))}</td>"
-        f"<td>{_num(r.difference)}</td><td>{e(_pair(r.ci))}</td></tr>" for r in found.rubrics)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{'<b>' + e(v) + '</b>' if rubric else e(v)}</td>"
+                         for v in cells) + "</tr>"
+        for rubric, cells in table_rows(found))
     head = "".join(f"<th>{e(c)}</th>" for c in COLUMNS)
     return (
         "<!doctype html><meta charset='utf-8'><title>SME system comparison</title>"
         "<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;padding:3px 6px}"
         "table{border-collapse:collapse;margin-bottom:1em}</style>"
         f"<h1>{e(found.b)} against {e(found.a)}</h1>{forest_svg(found)}"
-        f"<h2>Benchmarks</h2><table><tr>{head}</tr>{rows}</table>"
-        "<h2>Rubrics</h2><table><tr><th>rubric</th><th>benchmarks</th><th>difference</th>"
-        f"<th>95% interval</th></tr>{rubrics}</table>"
+        f"<h2>Benchmarks and rubrics</h2><table><tr>{head}</tr>{rows}</table>"
         f"<p>Basis: {e(json.dumps(found.basis))}</p>"
     )
 

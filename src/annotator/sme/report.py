@@ -101,7 +101,7 @@ def forest_svg(results: SmeResults, width: int = 640) -> str:
     x0, x1 = label_w, width - right
     span = x1 - x0
     body = [
-        _text(8, 18, "Mean normalised score, 95% BCa interval", 12, weight="bold"),
+        _text(8, 18, "Mean normalised score, 95% interval", 12, weight="bold"),
         _line(x1 - 70, 9, x1 - 70, 21, "#c23b3b", 1.5),
         _text(x1 - 64, 19, "threshold", 10, colour="#555"),
     ]
@@ -158,7 +158,8 @@ def _results_table(results: SmeResults) -> str:
         body += f"<tr{' class=rubric' if rubric else ''}>{''.join(tds)}</tr>"
     return (
         "<table><caption>Rubrics (weighted score) and their benchmarks: pass rate (Wilson) and "
-        "mean normalised score (BCa bootstrap) with 95% intervals and their n; "
+        "mean normalised score (BCa bootstrap; a rubric's: Welch-Satterthwaite) with 95% "
+        "intervals and their n; "
         f"{e(TOO_FEW)} below the minimum</caption><tr>{head}</tr>{body}</table>"
     )
 

@@ -3,6 +3,8 @@ with its CI) followed by its benchmarks (pass rate, mean normalised score, CIs, 
 reliability), and the forest plot the core draws (``sme.report.forest_svg``).
 
 The rows and the reliability table are ``sme.results_view``'s, shared with the HTML report.
+Curators and adjudicators also get a second view, system B against system A
+(``gui/sme/compare_view.py``).
 The bootstrap runs off the GUI thread (``workers.run_in_background``).
 """
 
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -28,8 +31,10 @@ from PySide6.QtWidgets import (
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
+from annotator.gui.sme.compare_view import CompareView
 from annotator.gui.workers import run_in_background
 from annotator.services.sme import results as sme_results
+from annotator.services.sme.view_extra import may_compare
 from annotator.sme import results_view
 from annotator.sme.report import forest_svg
 
@@ -71,7 +76,17 @@ class ResultsTab(QWidget):
         split.addWidget(self.table)
         split.addWidget(plot)
         split.setSizes([215, 450])
-        column.addWidget(split, 1)
+        self.compare: CompareView | None = None
+        project, user = context.project, context.user
+        if project is not None and user is not None and may_compare(project, user):
+            self.views = QTabWidget(self)
+            self.views.addTab(split, "Benchmarks and rubrics")
+            self.compare = CompareView(context)
+            self.views.addTab(self.compare, "Compare systems")
+            self.compare.load_systems()
+            column.addWidget(self.views, 1)
+        else:
+            column.addWidget(split, 1)
 
     def refresh(self) -> None:
         """Compute the results off the GUI thread; the tab shows them when they arrive."""

@@ -21,15 +21,17 @@ from annotator.agreement.intervals import (
     MEAN_METHOD,
     MIN_MEAN_N,
     MIN_PROPORTION_N,
+    MIN_RUBRIC_N,
     N_RESAMPLES,
     PROPORTION_METHOD,
+    RUBRIC_METHOD,
     TOO_FEW,
 )
 from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.sme.adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme.review import benchmark_of
-from annotator.services.users import require_user
+from annotator.services.users import require, require_user
 from annotator.sme.compare import Comparison, Scored
 from annotator.sme.compare import compare as compare_systems
 from annotator.sme.consistency import CRONBACH_MIN_CASES
@@ -133,8 +135,9 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
                 "confidence": CONFIDENCE,
                 "pass_rate_interval": PROPORTION_METHOD,
                 "score_interval": MEAN_METHOD,
-                "rubric_interval": "stratified " + MEAN_METHOD,
-                "min_items_for_ci": {"pass_rate": MIN_PROPORTION_N, "score": MIN_MEAN_N},
+                "rubric_interval": RUBRIC_METHOD,
+                "min_items_for_ci": {"pass_rate": MIN_PROPORTION_N, "score": MIN_MEAN_N,
+                                     "rubric_per_benchmark": MIN_RUBRIC_N},
                 "below_minimum": TOO_FEW,
                 "threshold_rule": RULE,
                 "rubric_weights": "renormalised over the benchmarks with a score",
@@ -151,10 +154,18 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
         )
 
 
+def systems(project: Project, actor: str) -> list[str]:
+    """The systems with SME items, sorted (for choosing A and B; seniors only)."""
+    with project.read() as session:
+        require(session, actor, Action.COMPARE_SYSTEMS)
+        found = session.scalars(select(SmeItem.system).distinct())
+        return sorted(name for name in found if name)
+
+
 def compare(project: Project, actor: str, a: str, b: str, seed: int = 0) -> Comparison:
     """System ``b`` against ``a`` on every reviewed benchmark with items of both."""
     with project.tx() as session:
-        require_user(session, actor, Action.READ_OTHERS_WORK)
+        require(session, actor, Action.COMPARE_SYSTEMS)
         submitted = submitted_by_task(session)
         decided = decided_by_task(session)
         systems = set(session.scalars(select(SmeItem.system).distinct()))

@@ -18,3 +18,9 @@ def may_decide(project: Project, actor: str) -> bool:
     """Only adjudicators decide SME conflicts (a curator reads them)."""
     with project.read() as session:
         return allows(session, actor, Action.ADJUDICATE_SME)
+
+
+def may_compare(project: Project, actor: str) -> bool:
+    """Comparing systems names them: curators and adjudicators (SMEs review blind)."""
+    with project.read() as session:
+        return allows(session, actor, Action.COMPARE_SYSTEMS)

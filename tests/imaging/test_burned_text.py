@@ -55,7 +55,7 @@ def test_planted_strings_are_flagged(found: list[tuple[object, list]]) -> None:
         for string in image.planted:  # type: ignore[attr-defined]
             planted += 1
             flagged += any(_overlaps(string.box, t.box.as_list()) for t in boxes
-                           if t.frame == string.frame)
+                           if t.frame == string.frame and t.read)  # OCR's, not proposed
     assert flagged / planted >= 0.95, (flagged, planted)  # issue 24's bar
 
 
@@ -75,9 +75,10 @@ def test_the_proposed_boxes_cover_the_planted_strings(found: list[tuple[object, 
         for string in image.planted:  # type: ignore[attr-defined]
             planted += 1
             covered += _covered(string.box, [t for t in boxes if t.frame == string.frame])
-    # What redact --accept-suggested blacks out. Measured 136 of 144 (94%): every string
-    # flagged but two is covered whole; the misses are the strings not flagged.
-    assert covered / planted >= 0.93, (covered, planted)
+    # What redact --accept-suggested blacks out: every string, also the ones OCR could not
+    # read beside one it read (the prefilter's lines) and letters over an organ of their
+    # own grey (lines grown along their rows through a wider window).
+    assert covered == planted, (covered, planted)
 
 
 def test_textless_images_are_not_flagged() -> None:

@@ -46,8 +46,8 @@ class PixelCheck:
         return bool(self.reasons)
 
     def boxes_json(self) -> list[dict[str, Any]]:
-        return [{"frame": t.frame, "box": t.box.as_list(), "confidence": round(t.confidence, 1)}
-                for t in self.boxes]
+        return [{"frame": t.frame, "box": t.box.as_list(), "confidence": round(t.confidence, 1),
+                 **({} if t.read else {"read": False})} for t in self.boxes]
 
 
 def check_pixels(data: bytes, *, name: str = "image", dataset: Any = None) -> PixelCheck:
@@ -69,7 +69,10 @@ def check_pixels(data: bytes, *, name: str = "image", dataset: Any = None) -> Pi
     except OcrUnavailable as exc:
         return PixelCheck((), (*reasons, str(exc)), "none")
     if boxes:
-        reasons = (f"text found in the pixels ({len(boxes)} line(s))", *reasons)
+        read = sum(t.read for t in boxes)
+        reasons = (f"text found in the pixels ({read} line(s) read, "
+                   f"{len(boxes) - read} more marked)" if read < len(boxes) else
+                   f"text found in the pixels ({read} line(s))", *reasons)
     return PixelCheck(boxes, reasons, checker)
 
 

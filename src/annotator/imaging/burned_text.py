@@ -454,8 +454,9 @@ def _display(array: np.ndarray, is_color: bool,
 
 
 def _stretch(values: np.ndarray, percentiles: tuple[float, float] = _WINDOW) -> np.ndarray:
-    """Grey values -> uint8 over their percentiles (by default 0.5-99.5), estimated on every 4th pixel
-    of every 4th row (a sixteenth of the work; the window need not be exact)."""
+    """Grey values -> uint8 over their percentiles (by default 0.5-99.5), estimated on
+    every 4th pixel of every 4th row (a sixteenth of the work; the window need not be
+    exact)."""
     sample = values[::4, ::4]
     finite = sample[np.isfinite(sample)] if sample.dtype.kind == "f" else sample.ravel()
     if finite.size == 0:

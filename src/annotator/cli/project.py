@@ -32,8 +32,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("backup", help=help_, description=help_)
     p.add_argument("file", nargs="?")
     p.add_argument("--drop-before-redaction", action="store_true",
-                   help="instead: delete the project's backups made before its last"
-                        " redaction (they hold the unredacted pixels)")
+                   help="instead: delete the project's backups (backups/) made before its"
+                        " last redaction")
     p.add_argument("--list-before-redaction", action="store_true",
                    help="instead: list those backups")
     p.set_defaults(func=cmd_backup)

@@ -9,13 +9,12 @@ from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.services.pixel_review import (
     RedactionError,
     accept_suggested,
+    apply_redaction,
     backups_before_redaction,
     list_images,
     no_phi,
     parse_box,
-    redact,
     scan,
-    series_images,
 )
 
 
@@ -89,13 +88,12 @@ def cmd_redact(args: argparse.Namespace) -> int:
         return 0
     boxes = [parse_box(b) for b in args.box]
     where = "every frame" if args.frame is None else f"frame {args.frame}"
-    for path in [image, *(series_images(project, actor, case_id, image) if args.series else [])]:
-        sha = redact(project, actor, case_id, path, boxes, frame=args.frame)
-        print(f"{case_id}  {path}: {len(boxes)} box(es) blacked out on {where}"
-              f" (now {sha[:12]})")
+    for path in apply_redaction(project, actor, case_id, image, boxes, frame=args.frame,
+                                series=args.series):
+        print(f"{case_id}  {path}: {len(boxes)} box(es) blacked out on {where}")
     old = backups_before_redaction(project, actor)
     if old:
         print(f"{len(old)} backup(s) in the project's backups folder were made before this"
-              " redaction and still hold the unredacted pixels: drop them with"
+              " redaction (they copy the database as it was then): delete them with"
               " 'annotator --project P backup --drop-before-redaction'")
     return 0

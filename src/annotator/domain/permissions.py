@@ -39,6 +39,7 @@ class Action(StrEnum):
     ADJUDICATE_JUDGED = "adjudicate_judged"
     READ_OTHERS_WORK = "read_others_work"
     VIEW_DESK = "view_desk"
+    REDACT_IMAGES = "redact_images"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ RULES: dict[Action, Rule] = {
     Action.ADJUDICATE_JUDGED: Rule(_ADJUDICATOR, "adjudicating judged outputs"),
     Action.READ_OTHERS_WORK: Rule(_SENIOR, "reading other annotators' work"),
     Action.VIEW_DESK: Rule(_SENIOR, "viewing the curator's desk"),
+    Action.REDACT_IMAGES: Rule(_CURATOR, "redacting images"),
 }
 
 # The app's pages, in page-bar order, and the actions that make a page useful to a role.
@@ -85,6 +87,7 @@ PAGES: dict[str, frozenset[Action] | None] = {
     "sme": None,
     "judge": None,
     "agreement": frozenset({Action.READ_AGREEMENT}),
+    "redaction": frozenset({Action.REDACT_IMAGES}),
     "export": frozenset({Action.EXPORT}),
 }
 _LANDING = ((Role.CURATOR, "desk"), (Role.ADJUDICATOR, "review"), (Role.ANNOTATOR, "annotate"))

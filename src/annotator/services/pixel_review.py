@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from annotator.domain.states import Role
 from annotator.errors import AnnotatorError, NotFound
 from annotator.imaging._raster import read_raster
+from annotator.imaging.burned_text import displayed_frames
 from annotator.imaging.probe import DICOM, PNG, sniff_media_type
 from annotator.imaging.render import encode_png
 from annotator.ingest.deidentify import read_dicom
@@ -472,8 +473,9 @@ def _series_key(data: bytes) -> tuple[str, int, int, int] | None:
 
 @dataclass(frozen=True)
 class OldBackup:
-    """A backup in the project's ``backups`` folder written before the last redaction: it
-    still holds the unredacted pixels' database rows (and, for a team store, bytes)."""
+    """A backup in the project's ``backups`` folder written before the last redaction: a
+    copy of the database as it was then (the unredacted image's rows and its findings;
+    a folder project keeps the pixels themselves in ``images/``, see docs/security.md)."""
 
     path: Path
     written: datetime
@@ -507,3 +509,41 @@ def drop_backups_before_redaction(project: Project, actor: str) -> list[OldBacku
         record(session, actor, "backups_dropped",
                after={"files": [b.path.name for b in old]}, why="made before a redaction")
     return old
+
+
+# --- what the redaction page shows and does -------------------------------------------------
+
+
+@dataclass
+class ReviewImage:
+    """A flagged image as the redaction page shows it: its status (with the proposed
+    boxes), every frame as displayed (uint8 grey) and the case's images of the same series."""
+
+    status: ImageStatus
+    frames: list[np.ndarray]
+    series: list[str]
+
+
+def review_image(project: Project, actor: str, case_id: str, draft_path: str) -> ReviewImage:
+    """One image of a case for the redaction page (curators)."""
+    with project.read() as session:
+        require_role(session, actor, Role.CURATOR, "reviewing images")
+        image = _current_image(session, case_id, draft_path)
+        data = project.images.get(session, image.sha256)
+        status = next(s for s in image_statuses(session, [case_id])
+                      if s.draft_path == draft_path)
+    frames = [grey for _, grey in displayed_frames(data, name=draft_path)]
+    return ReviewImage(status, frames, series_images(project, actor, case_id, draft_path))
+
+
+def apply_redaction(project: Project, actor: str, case_id: str, draft_path: str,
+                    boxes: Sequence[Box], *, frame: int | None = None,
+                    series: bool = False) -> list[str]:
+    """Burn ``boxes`` into the image (one frame, or every frame), and with ``series`` into
+    every image of the case in the same series with the same geometry; returns the draft
+    paths redacted."""
+    paths = [draft_path, *(series_images(project, actor, case_id, draft_path) if series
+                           else [])]
+    for path in paths:
+        redact(project, actor, case_id, path, boxes, frame=frame)
+    return paths

@@ -22,7 +22,7 @@ def _bar(window) -> list[str]:  # type: ignore[no-untyped-def]
         ("a1", ["annotator"], ["Annotate", "SME review", "Judge scoring"]),
         ("adj", ["adjudicator"], ["Annotate", "Meta-review", "SME review", "Judge scoring"]),
         ("cu", ["curator"], ["Annotate", "Meta-review", "SME review", "Judge scoring",
-                             "Agreement", "Export"]),
+                             "Agreement", "Redaction", "Export"]),
     ],
 )
 def test_the_page_bar_shows_the_pages_of_the_users_roles(  # type: ignore[no-untyped-def]

@@ -149,3 +149,24 @@ def test_exam_modality_is_read_by_figure() -> None:
         {"figure": "Figure 1", "meta_info": {"modality": "Ultrasound"}},
         {"figure": "Figure 2", "meta_info": {"modality": "CT"}}]}
     assert exam_modalities(content, ["Figure 2"]) == ["CT"]
+
+
+def test_verdicts_are_cached_by_content_never_with_text(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from annotator.imaging import burned_text
+
+    monkeypatch.setenv("ANNOTATOR_CACHE", str(tmp_path))
+    image = text_image(16)
+    first = burned_text.find_text_cached(image.data)
+    assert first == find_text_in_image(image.data) and first
+
+    def not_again(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("read from the cache, not checked again")
+
+    monkeypatch.setattr(burned_text, "find_text_in_image", not_again)
+    assert burned_text.find_text_cached(image.data) == first
+    cached = "".join(p.read_text() for p in tmp_path.rglob("*.json"))
+    assert cached and all(w not in cached for p in image.planted for w in p.text.split())
+    monkeypatch.setenv("ANNOTATOR_CACHE", "off")
+    with pytest.raises(AssertionError, match="cache"):
+        burned_text.find_text_cached(image.data)

@@ -19,15 +19,19 @@ an identifier into the project database).
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from scipy import ndimage
 
 from annotator.imaging.decode import decode_frame
+from annotator.userdirs import user_cache_dir
 
 _CONTRAST_MIN = 60  # of 255: burned-in overlays are drawn to be read
 _GLYPH_HEIGHT = (4, 64)  # displayed pixels: 9-32 px fonts give 5-40 px high strokes
@@ -492,3 +496,51 @@ def find_text_in_frame(array: np.ndarray, is_color: bool, frame: int = 0) -> lis
         return []
     wide = grey if is_color and array.dtype == np.uint8 else _display(array, is_color, _WIDE)
     return ocr_lines(grey, candidates, frame, wide=wide)
+
+
+# --- verdicts cached by content --------------------------------------------------------------
+
+
+@functools.cache
+def _detector_version() -> str | None:
+    """What a cached verdict depends on: this module's code and Tesseract's version (None
+    when the code cannot be read, as in a build without sources: then nothing is cached)."""
+    try:
+        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
+    return f"{code}-{ocr_version()}"
+
+
+def _cache_file(data: bytes) -> Path | None:
+    folder, version = user_cache_dir(), _detector_version()
+    if str(folder) == "off" or version is None:
+        return None
+    sha = hashlib.sha256(data).hexdigest()
+    return folder / "burned-text" / version / sha[:2] / f"{sha}.json"
+
+
+def find_text_cached(data: bytes, *, name: str = "image") -> list[TextBox]:
+    """:func:`find_text_in_image`, its answer kept in the user's cache folder by the bytes'
+    SHA-256 and the detector's version (code and Tesseract), so building the demo again or
+    importing the same images into another project costs a file read each. Only boxes and
+    confidences are kept, never text."""
+    path = _cache_file(data)
+    if path is not None:
+        try:
+            rows = json.loads(path.read_text("ascii"))
+            return [TextBox(int(r[0]), Box(*(int(v) for v in r[1])), float(r[2]), bool(r[3]))
+                    for r in rows]
+        except (OSError, ValueError, TypeError, IndexError):
+            pass  # not cached yet (or unreadable): check again
+    found = find_text_in_image(data, name=name)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.partial")
+            partial.write_text(json.dumps([[t.frame, t.box.as_list(), t.confidence, t.read]
+                                           for t in found]), "ascii")
+            os.replace(partial, path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+    return found

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from annotator.imaging.burned_text import OcrUnavailable, TextBox, find_text_in_image, ocr_version
+from annotator.imaging.burned_text import OcrUnavailable, TextBox, find_text_cached, ocr_version
 from annotator.imaging.probe import DICOM, ImageDecodeError, sniff_media_type
 from annotator.ingest.deidentify import read_dicom
 
@@ -62,7 +62,7 @@ def check_pixels(data: bytes, *, name: str = "image", dataset: Any = None) -> Pi
     except OcrUnavailable as exc:
         return PixelCheck((), (*reasons, str(exc)), "none")
     try:
-        boxes = tuple(find_text_in_image(data, name=name))
+        boxes = tuple(find_text_cached(data, name=name))
     except (ImageDecodeError, IndexError, ValueError) as exc:
         return PixelCheck((), (*reasons, f"the pixels cannot be read to check them ({exc})"),
                           checker)

@@ -170,3 +170,25 @@ def test_verdicts_are_cached_by_content_never_with_text(monkeypatch: pytest.Monk
     monkeypatch.setenv("ANNOTATOR_CACHE", "off")
     with pytest.raises(AssertionError, match="cache"):
         burned_text.find_text_cached(image.data)
+
+
+@pytest.mark.parametrize("index", [0, 1, 6])  # PNG, JPEG, a 16-bit MR of three frames
+def test_import_s_decode_is_reused_with_the_same_answer(monkeypatch: pytest.MonkeyPatch,
+                                                         index: int) -> None:
+    import hashlib
+
+    from annotator.imaging._raster import raster_pixels
+    from annotator.imaging.probe import probe_dicom, probe_raster
+
+    monkeypatch.setenv("ANNOTATOR_CACHE", "off")
+    image = text_image(index)
+    alone = check_pixels(image.data, name=image.name)
+    sha = hashlib.sha256(image.data).hexdigest()
+    if image.media_type == "application/dicom":
+        _, dataset = probe_dicom(image.data, name=image.name)
+        reused = check_pixels(image.data, name=image.name, dataset=dataset, sha=sha)
+    else:
+        _, raster = probe_raster(image.data, name=image.name, media_type=image.media_type)
+        reused = check_pixels(image.data, name=image.name, sha=sha,
+                              pixels=raster_pixels(raster))
+    assert reused == alone and alone.boxes

@@ -473,15 +473,22 @@ def _stretch(values: np.ndarray, percentiles: tuple[float, float] = _WINDOW) -> 
     return result
 
 
-def find_text_in_image(data: bytes, *, name: str = "image") -> list[TextBox]:
+def find_text_in_image(data: bytes, *, name: str = "image", key: str | None = None,
+                       pixels: np.ndarray | None = None) -> list[TextBox]:
     """Text lines in every frame of a PNG, JPEG or DICOM file; raises ImageDecodeError for
     an unreadable file and :class:`OcrUnavailable` when a candidate needs OCR and there is
-    none."""
-    first = decode_frame(data, 0, name=name, percentiles=False)
+    none.
+
+    A caller that decoded the file already says so, and it is not decoded again: ``pixels``
+    are a PNG's or JPEG's (as ``read_raster`` gives them); ``key`` is the hash a DICOM's
+    parse was cached under (``decode.remember_parsed``)."""
+    if pixels is not None:
+        return merge_boxes(find_text_in_frame(pixels, pixels.ndim == 3, 0))
+    first = decode_frame(data, 0, name=name, percentiles=False, key=key)
     found: list[TextBox] = []
     for index in range(first.frames):
         decoded = first if index == 0 else decode_frame(data, index, name=name,
-                                                        percentiles=False)
+                                                        percentiles=False, key=key)
         found += find_text_in_frame(decoded.array, decoded.is_color, index)
     return merge_boxes(found)
 
@@ -512,20 +519,22 @@ def _detector_version() -> str | None:
     return f"{code}-{ocr_version()}"
 
 
-def _cache_file(data: bytes) -> Path | None:
+def _cache_file(data: bytes, sha: str | None) -> Path | None:
     folder, version = user_cache_dir(), _detector_version()
     if str(folder) == "off" or version is None:
         return None
-    sha = hashlib.sha256(data).hexdigest()
+    sha = sha or hashlib.sha256(data).hexdigest()
     return folder / "burned-text" / version / sha[:2] / f"{sha}.json"
 
 
-def find_text_cached(data: bytes, *, name: str = "image") -> list[TextBox]:
+def find_text_cached(data: bytes, *, name: str = "image", sha: str | None = None,
+                     pixels: np.ndarray | None = None) -> list[TextBox]:
     """:func:`find_text_in_image`, its answer kept in the user's cache folder by the bytes'
     SHA-256 and the detector's version (code and Tesseract), so building the demo again or
     importing the same images into another project costs a file read each. Only boxes and
-    confidences are kept, never text."""
-    path = _cache_file(data)
+    confidences are kept, never text. ``sha`` is the bytes' SHA-256 when the caller has
+    it; ``pixels`` and ``sha`` as for :func:`find_text_in_image` (its ``key``)."""
+    path = _cache_file(data, sha)
     if path is not None:
         try:
             rows = json.loads(path.read_text("ascii"))
@@ -533,7 +542,7 @@ def find_text_cached(data: bytes, *, name: str = "image") -> list[TextBox]:
                     for r in rows]
         except (OSError, ValueError, TypeError, IndexError):
             pass  # not cached yet (or unreadable): check again
-    found = find_text_in_image(data, name=name)
+    found = find_text_in_image(data, name=name, key=sha, pixels=pixels)
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -467,9 +467,15 @@ def _stretch(values: np.ndarray, percentiles: tuple[float, float] = _WINDOW) -> 
         return np.zeros(values.shape[:2], dtype=np.uint8)
     low, high = (float(v) for v in np.percentile(finite, percentiles))
     scale = 255.0 / max(high - low, 1e-6)
+    return _to_u8(values, low, scale)
+
+
+def _to_u8(values: np.ndarray, low: float, scale: float) -> np.ndarray:
     out = (np.asarray(values, dtype=np.float32) - np.float32(low)) * np.float32(scale)
     np.clip(out, 0, 255, out=out)
-    result: np.ndarray = np.nan_to_num(out).astype(np.uint8)
+    if values.dtype.kind == "f":
+        np.nan_to_num(out, copy=False)
+    result: np.ndarray = out.astype(np.uint8)
     return result
 
 

@@ -299,8 +299,9 @@ def _read_words(sheet: np.ndarray) -> list[tuple[int, float]]:
 def ocr_lines(grey: np.ndarray, candidates: list[Candidate], frame: int = 0, *,
               wide: np.ndarray | None = None) -> list[TextBox]:
     """The candidate lines in which Tesseract reads a word, each with its best confidence,
-    and the frame's other candidate lines when it reads any (see :func:`_unread`); boxes
-    are grown along their rows on ``wide`` (the frame through a wider window) if given."""
+    and the frame's other candidate lines, unread (see :func:`_unread`; an image keeps them
+    only where OCR read text in it); boxes are grown along their rows on ``wide`` (the
+    frame through a wider window) if given."""
     if not candidates:
         return []
     crops = [(i, crop) for i, c in enumerate(candidates)
@@ -432,7 +433,7 @@ def _join_lines(found: list[TextBox]) -> list[TextBox]:
 
 def find_text(grey: np.ndarray, frame: int = 0) -> list[TextBox]:
     """Text lines in one displayed frame (uint8 grey); raises :class:`OcrUnavailable`."""
-    return ocr_lines(grey, candidate_lines(grey), frame)
+    return _if_read(ocr_lines(grey, candidate_lines(grey), frame))
 
 
 def merge_boxes(found: Iterable[TextBox]) -> list[TextBox]:
@@ -489,14 +490,20 @@ def find_text_in_image(data: bytes, *, name: str = "image", key: str | None = No
     are a PNG's or JPEG's (as ``read_raster`` gives them); ``key`` is the hash a DICOM's
     parse was cached under (``decode.remember_parsed``)."""
     if pixels is not None:
-        return merge_boxes(find_text_in_frame(pixels, pixels.ndim == 3, 0))
+        return _if_read(find_text_in_frame(pixels, pixels.ndim == 3, 0))
     first = decode_frame(data, 0, name=name, percentiles=False, key=key)
     found: list[TextBox] = []
     for index in range(first.frames):
         decoded = first if index == 0 else decode_frame(data, index, name=name,
                                                         percentiles=False, key=key)
         found += find_text_in_frame(decoded.array, decoded.is_color, index)
-    return merge_boxes(found)
+    return _if_read(found)
+
+
+def _if_read(found: list[TextBox]) -> list[TextBox]:
+    """The boxes in reading order when OCR read text somewhere in the image, else none: the
+    prefilter's unread lines are proposed only beside text OCR could read."""
+    return merge_boxes(found) if any(t.read for t in found) else []
 
 
 def find_text_in_frame(array: np.ndarray, is_color: bool, frame: int = 0) -> list[TextBox]:

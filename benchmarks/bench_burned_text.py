@@ -53,7 +53,8 @@ def run(images: int) -> dict[str, object]:
             boxes = [t.box.as_list() for t in found if t.frame == planted.frame]
             row = rows[kind]
             row[0] += 1
-            row[1] += any(overlaps(planted.box, b) for b in boxes)
+            read = [t.box.as_list() for t in found if t.frame == planted.frame and t.read]
+            row[1] += any(overlaps(planted.box, b) for b in read)
             row[2] += covers(planted.box, boxes)
     planted = sum(r[0] for r in rows.values())
     flagged = sum(r[1] for r in rows.values())

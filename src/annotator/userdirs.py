@@ -13,3 +13,13 @@ from pathlib import Path
 def user_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "annotator"
+
+
+def user_cache_dir() -> Path:
+    """Caches that only save time: ``$XDG_CACHE_HOME/annotator`` or ``~/.cache/annotator``;
+    ``$ANNOTATOR_CACHE`` names another folder (``off``: no cache)."""
+    configured = os.environ.get("ANNOTATOR_CACHE", "").strip()
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "annotator"

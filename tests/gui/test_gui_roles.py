@@ -23,7 +23,7 @@ def _bar(window) -> list[str]:  # type: ignore[no-untyped-def]
         ("adj", ["adjudicator"], ["Desk", "Annotate", "Meta-review", "SME review",
                                   "Judge scoring"]),
         ("cu", ["curator"], ["Desk", "Annotate", "Meta-review", "SME review", "Judge scoring",
-                             "Agreement", "Export"]),
+                             "Agreement", "Redaction", "Export"]),
     ],
 )
 def test_the_page_bar_shows_the_pages_of_the_users_roles(  # type: ignore[no-untyped-def]

@@ -55,7 +55,7 @@ def test_planted_strings_are_flagged(found: list[tuple[object, list]]) -> None:
         for string in image.planted:  # type: ignore[attr-defined]
             planted += 1
             flagged += any(_overlaps(string.box, t.box.as_list()) for t in boxes
-                           if t.frame == string.frame)
+                           if t.frame == string.frame and t.read)  # OCR's, not proposed
     assert flagged / planted >= 0.95, (flagged, planted)  # issue 24's bar
 
 
@@ -75,9 +75,10 @@ def test_the_proposed_boxes_cover_the_planted_strings(found: list[tuple[object, 
         for string in image.planted:  # type: ignore[attr-defined]
             planted += 1
             covered += _covered(string.box, [t for t in boxes if t.frame == string.frame])
-    # What redact --accept-suggested blacks out. Measured 136 of 144 (94%): every string
-    # flagged but two is covered whole; the misses are the strings not flagged.
-    assert covered / planted >= 0.93, (covered, planted)
+    # What redact --accept-suggested blacks out: every string, also the ones OCR could not
+    # read beside one it read (the prefilter's lines) and letters over an organ of their
+    # own grey (lines grown along their rows through a wider window).
+    assert covered == planted, (covered, planted)
 
 
 def test_textless_images_are_not_flagged() -> None:
@@ -148,3 +149,46 @@ def test_exam_modality_is_read_by_figure() -> None:
         {"figure": "Figure 1", "meta_info": {"modality": "Ultrasound"}},
         {"figure": "Figure 2", "meta_info": {"modality": "CT"}}]}
     assert exam_modalities(content, ["Figure 2"]) == ["CT"]
+
+
+def test_verdicts_are_cached_by_content_never_with_text(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from annotator.imaging import burned_text
+
+    monkeypatch.setenv("ANNOTATOR_CACHE", str(tmp_path))
+    image = text_image(16)
+    first = burned_text.find_text_cached(image.data)
+    assert first == find_text_in_image(image.data) and first
+
+    def not_again(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("read from the cache, not checked again")
+
+    monkeypatch.setattr(burned_text, "find_text_in_image", not_again)
+    assert burned_text.find_text_cached(image.data) == first
+    cached = "".join(p.read_text() for p in tmp_path.rglob("*.json"))
+    assert cached and all(w not in cached for p in image.planted for w in p.text.split())
+    monkeypatch.setenv("ANNOTATOR_CACHE", "off")
+    with pytest.raises(AssertionError, match="cache"):
+        burned_text.find_text_cached(image.data)
+
+
+@pytest.mark.parametrize("index", [0, 1, 6])  # PNG, JPEG, a 16-bit MR of three frames
+def test_import_s_decode_is_reused_with_the_same_answer(monkeypatch: pytest.MonkeyPatch,
+                                                         index: int) -> None:
+    import hashlib
+
+    from annotator.imaging._raster import raster_pixels
+    from annotator.imaging.probe import probe_dicom, probe_raster
+
+    monkeypatch.setenv("ANNOTATOR_CACHE", "off")
+    image = text_image(index)
+    alone = check_pixels(image.data, name=image.name)
+    sha = hashlib.sha256(image.data).hexdigest()
+    if image.media_type == "application/dicom":
+        _, dataset = probe_dicom(image.data, name=image.name)
+        reused = check_pixels(image.data, name=image.name, dataset=dataset, sha=sha)
+    else:
+        _, raster = probe_raster(image.data, name=image.name, media_type=image.media_type)
+        reused = check_pixels(image.data, name=image.name, sha=sha,
+                              pixels=raster_pixels(raster))
+    assert reused == alone and alone.boxes

@@ -116,3 +116,75 @@ def _drafts_named(folder: Path, case_id: str) -> Path:
     path = write_case_file(folder, [make_case(case_id)])
     (folder / "img" / "f1.png").write_bytes(TEXT.data)
     return path
+
+
+def test_a_box_on_one_frame_leaves_the_other_frames_alone() -> None:
+    from annotator.ingest.deidentify import read_dicom
+
+    image = text_image(6)  # 16-bit MR, three frames
+    out, _ = pixel_review.burn_boxes(image.data, [(10, 20, 60, 30)], name=image.name, frame=1)
+    before, after = read_dicom(image.data).pixel_array, read_dicom(out).pixel_array
+    assert after[1, 20:50, 10:70].max() == 0
+    assert np.array_equal(after[0], before[0]) and np.array_equal(after[2], before[2])
+    with pytest.raises(pixel_review.RedactionError, match="no frame 3"):
+        pixel_review.burn_boxes(image.data, [(0, 0, 4, 4)], name=image.name, frame=3)
+    with pytest.raises(pixel_review.RedactionError, match="one frame"):
+        pixel_review.burn_boxes(TEXT.data, [(0, 0, 4, 4)], name="png", frame=2)
+
+
+def _series_drafts(folder: Path) -> Path:
+    from annotator.bench.text_images import _dicom
+
+    case = make_case("S1")
+    exams = case["imaging_examinations"]
+    exams[0]["image_paths"] = ["img/s1.dcm", "img/s2.dcm"]
+    exams[1]["image_paths"] = ["img/other.dcm"]
+    path = write_case_file(folder, [case])
+    rng = np.random.default_rng(5)
+    for name, index in (("s1", 900), ("s2", 900), ("other", 901)):  # s1, s2: one series
+        stack = rng.random((1, 64, 80))
+        (folder / "img" / f"{name}.dcm").write_bytes(_dicom(stack, "MR", 16, index))
+    return path
+
+
+def test_the_same_boxes_go_on_every_image_of_the_series(project: Project,
+                                                        tmp_path: Path) -> None:
+    from annotator.services.users import add_user
+
+    add_user(project, "(setup)", "cu", ["curator"])
+    import_cases(project, "cu", [_series_drafts(tmp_path / "d")])
+    assert pixel_review.series_images(project, "cu", "S1", "img/s1.dcm") == ["img/s2.dcm"]
+    assert pixel_review.series_images(project, "cu", "S1", "img/other.dcm") == []
+
+
+def test_backups_made_before_a_redaction_are_offered_and_dropped(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from annotator.services.users import add_user
+    from annotator.store.history import entries
+    from annotator.store.project import open_project
+
+    project = open_project(str(tmp_path / "p"))
+    add_user(project, "(setup)", "cu", ["curator"])
+    import_cases(project, "cu", [_drafts(tmp_path / "d")])
+    assert project.folder is not None
+    backups = project.folder / "backups"
+    backups.mkdir(exist_ok=True)
+    old = backups / "auto-20200101-000000.sqlite"
+    old.write_bytes(b"old")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    assert pixel_review.backups_before_redaction(project, "cu") == []  # nothing redacted yet
+    pixel_review.accept_suggested(project, "cu")
+    newer = backups / "auto-29990101-000000.sqlite"
+    newer.write_bytes(b"new")
+    os.utime(newer, (time.time() + 3600, time.time() + 3600))
+    assert [b.path for b in pixel_review.backups_before_redaction(project, "cu")] == [old]
+    with pytest.raises(Exception, match="not a user"):
+        pixel_review.drop_backups_before_redaction(project, "nobody")
+    assert [b.path for b in pixel_review.drop_backups_before_redaction(project, "cu")] == [old]
+    assert not old.exists() and newer.exists()
+    with project.read() as session:
+        assert [e.after for e in entries(session, action="backups_dropped")] == [
+            {"files": [old.name]}]
+    project.close()

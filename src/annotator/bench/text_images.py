@@ -26,13 +26,20 @@ STRINGS = ("DOE^JANE", "ID 48213977", "DOB 1961-03-14", "ST MARY HOSPITAL",
            "SMITH JOHN 5521", "MRN 0042198", "ACC 77X10423", "BERG^ANNA 04.07.1958")
 
 
+VISIBLE = 0.1  # of the grey range: ink this close to the grey it covers cannot be seen
+
+
 @dataclass
 class Planted:
-    """One string drawn on a frame, and the box it covers (x, y, w, h)."""
+    """One string drawn on a frame, the box it was drawn in (x, y, w, h), and the box of
+    its visible ink: the pixels at least half ink whose grey differs from the background
+    they replaced by :data:`VISIBLE` (a letter drawn white on a white organ is not there
+    to be read; None when no letter can be seen)."""
 
     text: str
     frame: int
     box: tuple[int, int, int, int]
+    visible: tuple[int, int, int, int] | None = None
 
 
 @dataclass
@@ -53,8 +60,10 @@ def font_path(name: str = "DejaVuSans.ttf") -> Path:
 
 
 def _draw(canvas: np.ndarray, text: str, size: int, font_name: str, place: str,
-          value: float, rng: np.random.Generator) -> tuple[int, int, int, int]:
-    """Draw ``text`` into the float ``canvas`` at ``value``; returns its box."""
+          value: float, rng: np.random.Generator
+          ) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int] | None]:
+    """Draw ``text`` into the float ``canvas`` at ``value``; returns its box and the box
+    of its visible ink."""
     from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.truetype(str(font_path(font_name)), size)
@@ -70,9 +79,14 @@ def _draw(canvas: np.ndarray, text: str, size: int, font_name: str, place: str,
     mask = Image.new("L", (width, height), 0)
     ImageDraw.Draw(mask).text((x - left, y - top), text, font=font, fill=255)
     alpha = np.asarray(mask, dtype=np.float32) / 255.0
+    seen = (alpha >= 0.5) & (np.abs(canvas - value) >= VISIBLE)
     canvas *= 1 - alpha
     canvas += alpha * value
-    return x, y, min(w, width - x), min(h, height - y)
+    rows, cols = np.nonzero(seen)
+    visible = (None if rows.size == 0 else
+               (int(cols.min()), int(rows.min()), int(cols.max() - cols.min() + 1),
+                int(rows.max() - rows.min() + 1)))
+    return (x, y, min(w, width - x), min(h, height - y)), visible
 
 
 def text_image(index: int, *, with_text: bool = True, size: int = 320) -> TextImage:
@@ -93,9 +107,9 @@ def text_image(index: int, *, with_text: bool = True, size: int = 320) -> TextIm
             place = PLACES[(index + number) % len(PLACES)] if number == 0 else (
                 PLACES[(index + number + 1) % len(PLACES)])
             font = FONT_NAMES[(index + number) % len(FONT_NAMES)]
-            box = _draw(stack[frame], text, font_size, font, place,
-                        0.0 if dark_text else 1.0, rng)
-            planted.append(Planted(text, frame, box))
+            box, visible = _draw(stack[frame], text, font_size, font, place,
+                                 0.0 if dark_text else 1.0, rng)
+            planted.append(Planted(text, frame, box, visible))
     name = f"{index:03d}-{kind}-{font_size}px-{'dark' if dark_text else 'light'}"
     if kind in ("png", "jpeg"):
         return TextImage(name, _raster(stack[0], kind), f"image/{kind}", planted)

@@ -7,10 +7,15 @@ from pathlib import Path
 from typing import Any
 
 from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.errors import ProjectError
 from annotator.services.backup import backup_project
 from annotator.services.case_history import case_history
 from annotator.services.demo import build_demo, default_demo_folder
 from annotator.services.history_audit import verify_history
+from annotator.services.pixel_review import (
+    backups_before_redaction,
+    drop_backups_before_redaction,
+)
 from annotator.services.repair import repair_case_states
 from annotator.services.status import project_status
 from annotator.store.project import DB_NAME
@@ -26,7 +31,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_status)
     help_ = "write a consistent copy of the project database"
     p = subparsers.add_parser("backup", help=help_, description=help_)
-    p.add_argument("file")
+    p.add_argument("file", nargs="?")
+    p.add_argument("--drop-before-redaction", action="store_true",
+                   help="instead: delete the project's backups (backups/) made before its"
+                        " last redaction")
+    p.add_argument("--list-before-redaction", action="store_true",
+                   help="instead: list those backups")
     p.set_defaults(func=cmd_backup)
     help_ = "recompute derived case states and fix any that drifted"
     p = subparsers.add_parser("repair", help=help_, description=help_)
@@ -76,6 +86,22 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
+    if args.drop_before_redaction or args.list_before_redaction:
+        project = project_of(args)
+        actor = actor_of(project, args)
+        if args.drop_before_redaction:
+            dropped = drop_backups_before_redaction(project, actor)
+            for backup in dropped:
+                print(f"deleted {backup.path} (written {backup.written:%Y-%m-%d %H:%M} UTC)")
+            print(f"{len(dropped)} backup(s) made before a redaction deleted")
+        else:
+            old = backups_before_redaction(project, actor)
+            for backup in old:
+                print(f"{backup.path} (written {backup.written:%Y-%m-%d %H:%M} UTC)")
+            print(f"{len(old)} backup(s) made before a redaction")
+        return 0
+    if not args.file:
+        raise ProjectError("give the backup FILE, or --drop-before-redaction")
     project = project_of(args)
     target = backup_project(project, actor_of(project, args), Path(args.file))
     print(f"backup written to {target}")

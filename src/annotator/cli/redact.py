@@ -9,10 +9,11 @@ from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
 from annotator.services.pixel_review import (
     RedactionError,
     accept_suggested,
+    apply_redaction,
+    backups_before_redaction,
     list_images,
     no_phi,
     parse_box,
-    redact,
     scan,
 )
 
@@ -36,6 +37,11 @@ def register(subparsers: Any) -> None:
                       help="black out this box on every frame of CASE IMAGE (repeatable)")
     mode.add_argument("--no-phi", action="store_true",
                       help="record that CASE IMAGE shows no patient data (needs --reason)")
+    p.add_argument("--frame", type=int, default=None, metavar="N",
+                   help="with --box: black out frame N only (from 0), not every frame")
+    p.add_argument("--series", action="store_true",
+                   help="with --box: also every image of the case in the same DICOM series"
+                        " with the same geometry")
     p.add_argument("--reason", default="", help="why the image holds no patient data")
     p.add_argument("--all", action="store_true", help="with --list: every image")
     p.add_argument("--json", action="store_true")
@@ -80,6 +86,14 @@ def cmd_redact(args: argparse.Namespace) -> int:
         no_phi(project, actor, case_id, image, args.reason)
         print(f"{case_id}  {image}: no patient data ({args.reason.strip()})")
         return 0
-    sha = redact(project, actor, case_id, image, [parse_box(b) for b in args.box])
-    print(f"{case_id}  {image}: {len(args.box)} box(es) blacked out (now {sha[:12]})")
+    boxes = [parse_box(b) for b in args.box]
+    where = "every frame" if args.frame is None else f"frame {args.frame}"
+    for path in apply_redaction(project, actor, case_id, image, boxes, frame=args.frame,
+                                series=args.series):
+        print(f"{case_id}  {path}: {len(boxes)} box(es) blacked out on {where}")
+    old = backups_before_redaction(project, actor)
+    if old:
+        print(f"{len(old)} backup(s) in the project's backups folder were made before this"
+              " redaction (they copy the database as it was then): delete them with"
+              " 'annotator --project P backup --drop-before-redaction'")
     return 0

@@ -108,6 +108,7 @@ PAGES: dict[str, frozenset[Action] | None] = {
     "sme": None,
     "judge": None,
     "agreement": frozenset({Action.READ_AGREEMENT}),
+    "redaction": frozenset({Action.REVIEW_IMAGES}),
     "export": frozenset({Action.EXPORT}),
 }
 _LANDING = ((Role.CURATOR, "desk"), (Role.ADJUDICATOR, "review"), (Role.ANNOTATOR, "annotate"))

@@ -28,6 +28,7 @@ from annotator.ingest.deidentify import read_dicom
 from annotator.ingest.dicom_profile import (
     CONTRAST_WORD,
     EMPTIED,
+    EMPTIED_IF_PRESENT,
     FILE_META_KEEP,
     KEEP,
     NATIVE_SYNTAXES,
@@ -194,7 +195,7 @@ def _dicom_violations(ds: Any) -> list[str]:
     _collect_uncontrolled(ds, "", texts)
     if texts:
         found.append(f"text outside the controlled terms in: {', '.join(sorted(texts))}")
-    for keyword in EMPTIED:
+    for keyword in (*EMPTIED, *EMPTIED_IF_PRESENT):
         if str(ds.get(keyword, "") or "").strip():
             found.append(f"{keyword} is not empty")
     description = str(ds.get("SeriesDescription", "") or "")
@@ -241,7 +242,8 @@ def _collect_uncontrolled(ds: Any, parent: str, out: set[str]) -> None:
 def _uncontrolled(elem: Any) -> bool:
     """A kept text element whose value is not one the profile allows (values never echoed)."""
     keyword = elem.keyword
-    if elem.VR not in TEXT_VRS or keyword not in KEEP or keyword in EMPTIED:
+    if (elem.VR not in TEXT_VRS or keyword not in KEEP or keyword in EMPTIED
+            or keyword in EMPTIED_IF_PRESENT):
         return False  # outside KEEP is reported already; the emptied ones are checked below
     values = [v for v in values_of(elem.value) if v.strip()]
     if keyword == "DeidentificationMethod":

@@ -43,6 +43,7 @@ PAGES = (
     ("review", "Meta-review"),
     ("agreement", "Agreement"),
     ("judge", "Judge scoring"),
+    ("redaction", "Redaction"),
     ("export", "Export"),
 )
 TITLES = dict(PAGES)

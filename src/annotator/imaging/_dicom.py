@@ -173,6 +173,15 @@ def cached_parse(data: bytes, key: str | None = None) -> CachedDataset:
     return entry
 
 
+def remember(data: bytes, ds: Dataset, key: str) -> None:
+    """Cache ``ds`` as the parse of ``data`` (a caller that parsed it already: import)."""
+    with _cache_lock:
+        _cache[key] = CachedDataset(data=data, ds=ds)
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
 def clear_cache() -> None:
     """Forget every cached dataset (tests and memory pressure)."""
     with _cache_lock:

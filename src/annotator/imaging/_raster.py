@@ -31,6 +31,13 @@ def read_raster(data: bytes, media_type: str, name: str) -> np.ndarray:
         raise ImageDecodeError(name, f"{reason}: {exc}") from exc
 
 
+def raster_pixels(image: Any) -> np.ndarray:
+    """:func:`read_raster`'s pixels of an image Pillow decoded already (import's probe)."""
+    from PIL import ImageOps
+
+    return _raster_array(ImageOps.exif_transpose(image))
+
+
 def _raster_array(image: Any) -> np.ndarray:
     """Pillow image -> grey (any depth) or uint8 RGB; alpha composited over black."""
     mode = image.mode

@@ -19,15 +19,19 @@ an identifier into the project database).
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from scipy import ndimage
 
 from annotator.imaging.decode import decode_frame
+from annotator.userdirs import user_cache_dir
 
 _CONTRAST_MIN = 60  # of 255: burned-in overlays are drawn to be read
 _GLYPH_HEIGHT = (4, 64)  # displayed pixels: 9-32 px fonts give 5-40 px high strokes
@@ -40,6 +44,9 @@ _MIN_CONFIDENCE = 50.0  # Tesseract's word confidence, 0-100
 _MIN_ALNUM = 2
 _GAP = 24  # white pixels between stacked lines
 _MAX_INK = 0.5  # text covers less of its line's box than the background does
+
+_WINDOW = (0.5, 99.5)  # percentiles the prefilter and OCR read a frame through
+_WIDE = (0.2, 99.8)  # what a line is grown along: text drawn at the extremes of a frame
 
 TESSERACT_ENV = "ANNOTATOR_TESSERACT"
 
@@ -67,11 +74,17 @@ class Candidate:
 
 @dataclass(frozen=True)
 class TextBox:
-    """Text OCR read in a frame: where, and how sure Tesseract was (0-100)."""
+    """Text in a frame: where, and how sure Tesseract was (0-100).
+
+    ``read`` is False for a region the prefilter marked as a line of text on a frame where
+    OCR read text elsewhere but not there (small or faint text Tesseract misses beside text
+    it reads): proposed for redaction, never counted as text found.
+    """
 
     frame: int
     box: Box
     confidence: float
+    read: bool = True
 
 
 class OcrUnavailable(RuntimeError):
@@ -283,9 +296,12 @@ def _read_words(sheet: np.ndarray) -> list[tuple[int, float]]:
     return words
 
 
-def ocr_lines(grey: np.ndarray, candidates: list[Candidate], frame: int = 0
-              ) -> list[TextBox]:
-    """The candidate lines in which Tesseract reads a word, each with its best confidence."""
+def ocr_lines(grey: np.ndarray, candidates: list[Candidate], frame: int = 0, *,
+              wide: np.ndarray | None = None) -> list[TextBox]:
+    """The candidate lines in which Tesseract reads a word, each with its best confidence,
+    and the frame's other candidate lines, unread (see :func:`_unread`; an image keeps them
+    only where OCR read text in it); boxes are grown along their rows on ``wide`` (the
+    frame through a wider window) if given."""
     if not candidates:
         return []
     crops = [(i, crop) for i, c in enumerate(candidates)
@@ -298,8 +314,62 @@ def ocr_lines(grey: np.ndarray, candidates: list[Candidate], frame: int = 0
         for (index, crop), top in zip(crops, tops, strict=True):
             if top <= centre < top + crop.shape[0]:
                 best[index] = max(best.get(index, 0.0), confidence)
-    return _join_lines([TextBox(frame, _cover(_line_of(candidates[i].box, candidates),
-                                              grey.shape), best[i]) for i in sorted(best)])
+    along = grey if wide is None else wide
+    found = _join_lines([TextBox(frame, _whole_line(along, candidates[i].box, candidates),
+                                 best[i]) for i in sorted(best)])
+    return found + _unread(along, candidates, found, frame)
+
+
+def _whole_line(grey: np.ndarray, box: Box, candidates: list[Candidate]) -> Box:
+    """The box to black out for a line: grown by the candidates beside it, then along its
+    row while fainter strokes go on (letters over a background that took the prefilter's
+    contrast away), then by a margin for anti-aliased edges."""
+    return _cover(_along_row(grey, _line_of(box, candidates)), grey.shape)
+
+
+def _along_row(grey: np.ndarray, box: Box) -> Box:
+    """``box`` widened left and right while strokes of half the prefilter's contrast
+    continue in its rows, with gaps no wider than a word space (the line's height)."""
+    pad = 3
+    top, bottom = max(0, box.y - pad), min(grey.shape[0], box.y + box.h + pad)
+    band = grey[top:bottom]
+    opened = _square(_square(band, np.minimum), np.maximum)
+    closed = _square(_square(band, np.maximum), np.minimum)
+    faint = _CONTRAST_MIN // 3
+    ink = ((band - opened) >= faint) | ((closed - band) >= faint)
+    rows = slice(box.y - top, box.y - top + box.h)
+    columns = ink[rows].any(axis=0)
+    gap = max(4, 3 * box.h)
+    left, right = box.x, box.x + box.w
+    while True:
+        before = columns[max(0, left - gap):left]
+        if not before.any():
+            break
+        left = max(0, left - gap) + int(np.argmax(before))
+    while True:
+        after = columns[right:right + gap]
+        if not after.any():
+            break
+        right = right + len(after) - int(np.argmax(after[::-1]))
+    return Box(left, box.y, right - left, box.h)
+
+
+def _unread(grey: np.ndarray, candidates: list[Candidate], found: list[TextBox],
+            frame: int) -> list[TextBox]:
+    """The prefilter's other lines on a frame where OCR read text, as proposed boxes: a
+    frame that carries text usually carries more of it, in the same overlay, and a line
+    Tesseract could not read is still a line a person must look at."""
+    extra: list[TextBox] = []
+    for candidate in candidates:
+        box = _whole_line(grey, candidate.box, candidates)
+        if not any(_contains(t.box, box) for t in [*found, *extra]):
+            extra.append(TextBox(frame, box, 0.0, read=False))
+    return extra
+
+
+def _contains(outer: Box, inner: Box) -> bool:
+    return (outer.x <= inner.x and outer.y <= inner.y and inner.x + inner.w <= outer.x + outer.w
+            and inner.y + inner.h <= outer.y + outer.h)
 
 
 def _line_of(box: Box, candidates: list[Candidate]) -> Box:
@@ -363,7 +433,7 @@ def _join_lines(found: list[TextBox]) -> list[TextBox]:
 
 def find_text(grey: np.ndarray, frame: int = 0) -> list[TextBox]:
     """Text lines in one displayed frame (uint8 grey); raises :class:`OcrUnavailable`."""
-    return ocr_lines(grey, candidate_lines(grey), frame)
+    return _if_read(ocr_lines(grey, candidate_lines(grey), frame))
 
 
 def merge_boxes(found: Iterable[TextBox]) -> list[TextBox]:
@@ -381,32 +451,118 @@ def displayed_frames(data: bytes, *, name: str = "image") -> Iterable[tuple[int,
         yield index, _display(decoded.array, decoded.is_color)
 
 
-def _display(array: np.ndarray, is_color: bool) -> np.ndarray:
+def _display(array: np.ndarray, is_color: bool,
+             percentiles: tuple[float, float] = _WINDOW) -> np.ndarray:
     if is_color:
-        return grey_u8(array if array.dtype == np.uint8 else _stretch(array))
-    return _stretch(array)
+        return grey_u8(array if array.dtype == np.uint8 else _stretch(array, percentiles))
+    return _stretch(array, percentiles)
 
 
-def _stretch(values: np.ndarray) -> np.ndarray:
-    """Grey values -> uint8 over their 0.5-99.5 percentiles, estimated on every 4th pixel
-    of every 4th row (a sixteenth of the work; the window need not be exact)."""
+def _stretch(values: np.ndarray, percentiles: tuple[float, float] = _WINDOW) -> np.ndarray:
+    """Grey values -> uint8 over their percentiles (by default 0.5-99.5), estimated on
+    every 4th pixel of every 4th row (a sixteenth of the work; the window need not be
+    exact)."""
     sample = values[::4, ::4]
     finite = sample[np.isfinite(sample)] if sample.dtype.kind == "f" else sample.ravel()
     if finite.size == 0:
         return np.zeros(values.shape[:2], dtype=np.uint8)
-    low, high = (float(v) for v in np.percentile(finite, (0.5, 99.5)))
+    low, high = (float(v) for v in np.percentile(finite, percentiles))
     scale = 255.0 / max(high - low, 1e-6)
+    return _to_u8(values, low, scale)
+
+
+def _to_u8(values: np.ndarray, low: float, scale: float) -> np.ndarray:
     out = (np.asarray(values, dtype=np.float32) - np.float32(low)) * np.float32(scale)
     np.clip(out, 0, 255, out=out)
-    result: np.ndarray = np.nan_to_num(out).astype(np.uint8)
+    if values.dtype.kind == "f":
+        np.nan_to_num(out, copy=False)
+    result: np.ndarray = out.astype(np.uint8)
     return result
 
 
-def find_text_in_image(data: bytes, *, name: str = "image") -> list[TextBox]:
+def find_text_in_image(data: bytes, *, name: str = "image", key: str | None = None,
+                       pixels: np.ndarray | None = None) -> list[TextBox]:
     """Text lines in every frame of a PNG, JPEG or DICOM file; raises ImageDecodeError for
     an unreadable file and :class:`OcrUnavailable` when a candidate needs OCR and there is
-    none."""
+    none.
+
+    A caller that decoded the file already says so, and it is not decoded again: ``pixels``
+    are a PNG's or JPEG's (as ``read_raster`` gives them); ``key`` is the hash a DICOM's
+    parse was cached under (``decode.remember_parsed``)."""
+    if pixels is not None:
+        return _if_read(find_text_in_frame(pixels, pixels.ndim == 3, 0))
+    first = decode_frame(data, 0, name=name, percentiles=False, key=key)
     found: list[TextBox] = []
-    for index, grey in displayed_frames(data, name=name):
-        found += find_text(grey, index)
-    return merge_boxes(found)
+    for index in range(first.frames):
+        decoded = first if index == 0 else decode_frame(data, index, name=name,
+                                                        percentiles=False, key=key)
+        found += find_text_in_frame(decoded.array, decoded.is_color, index)
+    return _if_read(found)
+
+
+def _if_read(found: list[TextBox]) -> list[TextBox]:
+    """The boxes in reading order when OCR read text somewhere in the image, else none: the
+    prefilter's unread lines are proposed only beside text OCR could read."""
+    return merge_boxes(found) if any(t.read for t in found) else []
+
+
+def find_text_in_frame(array: np.ndarray, is_color: bool, frame: int = 0) -> list[TextBox]:
+    """Text lines in one decoded frame (its stored values): read through the usual window,
+    each line's box grown through a wider one, where text drawn at the very extremes of the
+    stored values (black on a dark organ) still shows."""
+    grey = _display(array, is_color)
+    candidates = candidate_lines(grey)
+    if not candidates:
+        return []
+    wide = grey if is_color and array.dtype == np.uint8 else _display(array, is_color, _WIDE)
+    return ocr_lines(grey, candidates, frame, wide=wide)
+
+
+# --- verdicts cached by content --------------------------------------------------------------
+
+
+@functools.cache
+def _detector_version() -> str | None:
+    """What a cached verdict depends on: this module's code and Tesseract's version (None
+    when the code cannot be read, as in a build without sources: then nothing is cached)."""
+    try:
+        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
+    return f"{code}-{ocr_version()}"
+
+
+def _cache_file(data: bytes, sha: str | None) -> Path | None:
+    folder, version = user_cache_dir(), _detector_version()
+    if str(folder) == "off" or version is None:
+        return None
+    sha = sha or hashlib.sha256(data).hexdigest()
+    return folder / "burned-text" / version / sha[:2] / f"{sha}.json"
+
+
+def find_text_cached(data: bytes, *, name: str = "image", sha: str | None = None,
+                     pixels: np.ndarray | None = None) -> list[TextBox]:
+    """:func:`find_text_in_image`, its answer kept in the user's cache folder by the bytes'
+    SHA-256 and the detector's version (code and Tesseract), so building the demo again or
+    importing the same images into another project costs a file read each. Only boxes and
+    confidences are kept, never text. ``sha`` is the bytes' SHA-256 when the caller has
+    it; ``pixels`` and ``sha`` as for :func:`find_text_in_image` (its ``key``)."""
+    path = _cache_file(data, sha)
+    if path is not None:
+        try:
+            rows = json.loads(path.read_text("ascii"))
+            return [TextBox(int(r[0]), Box(*(int(v) for v in r[1])), float(r[2]), bool(r[3]))
+                    for r in rows]
+        except (OSError, ValueError, TypeError, IndexError):
+            pass  # not cached yet (or unreadable): check again
+    found = find_text_in_image(data, name=name, key=sha, pixels=pixels)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.partial")
+            partial.write_text(json.dumps([[t.frame, t.box.as_list(), t.confidence, t.read]
+                                           for t in found]), "ascii")
+            os.replace(partial, path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+    return found

@@ -65,6 +65,12 @@ def decode_frame(
     return _decode_raster(data, media_type, name, percentiles)
 
 
+def remember_parsed(data: bytes, dataset: Any, key: str) -> None:
+    """Let :func:`decode_frame` (given ``key``, or the same bytes object) use ``dataset``,
+    the caller's parse of ``data``, instead of parsing it again."""
+    _dicom.remember(data, dataset, key)
+
+
 # --- DICOM -------------------------------------------------------------------------------
 
 

@@ -167,7 +167,9 @@ def _describe_changes(before: dict[str, tuple[str, str]],
         if key not in after:
             removed.append(f"{key} removed")
         elif after[key][1] != value:
-            verb = "shifted" if vr in _SHIFTED_VRS else "replaced"
+            # An emptied value is "replaced" (as PatientName is), not "shifted".
+            emptied = after[key][1] in ("''", "None")
+            verb = "shifted" if vr in _SHIFTED_VRS and not emptied else "replaced"
             removed.append(f"{key} {verb}")
     # Patient attributes first: they are what a reader of the report looks for.
     unique = list(dict.fromkeys(removed))

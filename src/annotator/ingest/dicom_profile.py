@@ -32,6 +32,9 @@ KEEP: frozenset[str] = frozenset({
     "AcquisitionNumber", "StudyDate", "SeriesDate",  # dates shifted by dicognito
     # patient module: present but emptied (type 2)
     "PatientName", "PatientID",
+    # other type 2 attributes, emptied (EMPTIED_IF_PRESENT)
+    "PatientBirthDate", "PatientSex", "StudyTime", "ReferringPhysicianName", "StudyID",
+    "AccessionNumber", "PositionReferenceIndicator", "Manufacturer",
     # equipment and acquisition (technical; coded values only, see dicom_terms: free-text
     # ones such as Manufacturer, SequenceName or ConvolutionKernel are not kept)
     "Modality", "BodyPartExamined",
@@ -78,8 +81,14 @@ FILE_META_KEEP: frozenset[str] = frozenset({
 # Kept only as a controlled word, never as the author's text.
 CONTRAST_WORD = "CONTRAST"
 EMPTIED = ("PatientName", "PatientID")
+# Type 2 attributes of the image IODs (present, may be empty): kept empty when the input has
+# them, so the file stays valid for its IOD (dciodvfy: no "missing Type 2" error the input
+# did not have). Table E.1-1's Basic Profile empties each (Z) or allows emptying (X/Z...).
+EMPTIED_IF_PRESENT = ("PatientBirthDate", "PatientSex", "StudyTime",
+                      "ReferringPhysicianName", "StudyID", "AccessionNumber",
+                      "PositionReferenceIndicator", "Manufacturer")
 # Text elements whose value apply_profile writes itself (checked apart from the coded terms).
-WRITTEN = frozenset({*EMPTIED, "SeriesDescription", "ContrastBolusAgent",
+WRITTEN = frozenset({*EMPTIED, *EMPTIED_IF_PRESENT, "SeriesDescription", "ContrastBolusAgent",
                      "DeidentificationMethod", *DEID_CODE})
 PREAMBLE = b"\x00" * 128
 # Transfer syntaxes whose pixel data is the pixels alone (a compressed frame is a JPEG or JPEG
@@ -101,6 +110,7 @@ def apply_profile(ds: Dataset) -> list[str]:
     removed: list[str] = []
     description = str(ds.get("SeriesDescription", "") or "")
     agent = str(ds.get("ContrastBolusAgent", "") or "")
+    present = [keyword for keyword in EMPTIED_IF_PRESENT if keyword in ds]
     _filter(ds, removed, "")
     word = controlled_series_description(description)
     if description.strip():
@@ -113,7 +123,7 @@ def apply_profile(ds: Dataset) -> list[str]:
     if agent.strip():
         ds.ContrastBolusAgent = CONTRAST_WORD
         removed.append("ContrastBolusAgent replaced")
-    for keyword in EMPTIED:
+    for keyword in (*EMPTIED, *present):
         setattr(ds, keyword, "")
     _write_deid_claim(ds)
     old_meta = ds.get("file_meta") or FileMetaDataset()

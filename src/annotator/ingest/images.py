@@ -21,6 +21,7 @@ from typing import Any
 
 from annotator.domain.checks import ImageUse
 from annotator.errors import AnnotatorError
+from annotator.imaging._raster import raster_pixels
 from annotator.imaging.limits import MAX_FILE_BYTES
 from annotator.imaging.probe import (
     JPEG,
@@ -162,7 +163,9 @@ class ImageReader:
         sha = hashlib.sha256(data).hexdigest()
         check = None
         if self._check_pixels and sha not in self._checked:
-            check = check_pixels(data, name=draft_path, dataset=dataset)
+            # The probe's decode is reused: a DICOM's parse, a PNG's or JPEG's pixels.
+            check = check_pixels(data, name=draft_path, dataset=dataset, sha=sha,
+                                 pixels=None if raster is None else raster_pixels(raster))
         return _Cleaned(data, sha, info, tuple(removed), tuple(header.items()), check)
 
 

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from annotator.imaging.burned_text import OcrUnavailable, TextBox, find_text_in_image, ocr_version
+from annotator.imaging.burned_text import OcrUnavailable, TextBox, find_text_cached, ocr_version
+from annotator.imaging.decode import remember_parsed
 from annotator.imaging.probe import DICOM, ImageDecodeError, sniff_media_type
 from annotator.ingest.deidentify import read_dicom
 
@@ -46,15 +47,17 @@ class PixelCheck:
         return bool(self.reasons)
 
     def boxes_json(self) -> list[dict[str, Any]]:
-        return [{"frame": t.frame, "box": t.box.as_list(), "confidence": round(t.confidence, 1)}
-                for t in self.boxes]
+        return [{"frame": t.frame, "box": t.box.as_list(), "confidence": round(t.confidence, 1),
+                 **({} if t.read else {"read": False})} for t in self.boxes]
 
 
-def check_pixels(data: bytes, *, name: str = "image", dataset: Any = None) -> PixelCheck:
+def check_pixels(data: bytes, *, name: str = "image", dataset: Any = None,
+                 sha: str | None = None, pixels: Any = None) -> PixelCheck:
     """Check every frame of ``data`` (PNG, JPEG or DICOM) and its header's flags.
 
-    ``dataset`` is the parsed DICOM when the caller has it. An unreadable image is flagged
-    (its reason says so) rather than passed.
+    ``dataset`` is the parsed DICOM when the caller has it (with ``sha``, the bytes' hash,
+    its frames are decoded from it, not parsed again); ``pixels`` a PNG's or JPEG's decoded
+    pixels. An unreadable image is flagged (its reason says so) rather than passed.
     """
     reasons = header_reasons(data, dataset)
     try:
@@ -62,14 +65,19 @@ def check_pixels(data: bytes, *, name: str = "image", dataset: Any = None) -> Pi
     except OcrUnavailable as exc:
         return PixelCheck((), (*reasons, str(exc)), "none")
     try:
-        boxes = tuple(find_text_in_image(data, name=name))
+        if dataset is not None and sha is not None:
+            remember_parsed(data, dataset, sha)
+        boxes = tuple(find_text_cached(data, name=name, sha=sha, pixels=pixels))
     except (ImageDecodeError, IndexError, ValueError) as exc:
         return PixelCheck((), (*reasons, f"the pixels cannot be read to check them ({exc})"),
                           checker)
     except OcrUnavailable as exc:
         return PixelCheck((), (*reasons, str(exc)), "none")
     if boxes:
-        reasons = (f"text found in the pixels ({len(boxes)} line(s))", *reasons)
+        read = sum(t.read for t in boxes)
+        reasons = (f"text found in the pixels ({read} line(s) read, "
+                   f"{len(boxes) - read} more marked)" if read < len(boxes) else
+                   f"text found in the pixels ({read} line(s))", *reasons)
     return PixelCheck(boxes, reasons, checker)
 
 

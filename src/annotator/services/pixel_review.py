@@ -15,15 +15,18 @@ import uuid
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from annotator.domain.permissions import Action
 from annotator.errors import AnnotatorError, NotFound
 from annotator.imaging._raster import read_raster
+from annotator.imaging.burned_text import displayed_frames
 from annotator.imaging.probe import DICOM, PNG, sniff_media_type
 from annotator.imaging.render import encode_png
 from annotator.ingest.deidentify import read_dicom
@@ -223,19 +226,23 @@ def parse_box(text: str) -> Box:
 
 
 def redact(project: Project, actor: str, case_id: str, draft_path: str,
-           boxes: Sequence[Box]) -> str:
-    """Burn black ``boxes`` (every frame) into the image; returns the new bytes' hash."""
+           boxes: Sequence[Box], *, frame: int | None = None) -> str:
+    """Burn black ``boxes`` into the image, on every frame or on ``frame`` only; returns
+    the new bytes' hash."""
     if not boxes:
         raise RedactionError("give at least one --box X,Y,W,H")
+    if frame is not None and frame < 0:
+        raise RedactionError(f"frame {frame}: frames are numbered from 0")
     with project.tx() as session:
         require(session, actor, Action.REVIEW_IMAGES)
         image = _current_image(session, case_id, draft_path)
         old = image.sha256
         data = project.images.get(session, old)
-        redacted, media_type = burn_boxes(data, boxes, name=draft_path)
+        redacted, media_type = burn_boxes(data, boxes, name=draft_path, frame=frame)
         new = project.images.put(session, redacted, media_type)
         key = _review_key(session, old)
-        box_json = [{"box": list(b)} for b in boxes]
+        box_json = [{"box": list(b), **({} if frame is None else {"frame": frame})}
+                    for b in boxes]
         previous = session.get(ImageReview, key)
         if previous is not None:
             box_json = [*previous.boxes, *box_json]
@@ -246,7 +253,8 @@ def redact(project: Project, actor: str, case_id: str, draft_path: str,
         _carry_check(session, old, new)
         for case_pk in _move_image(session, old, new):
             record(session, actor, "image_redacted", case_pk=case_pk, key=draft_path,
-                   before={"sha256": old}, after={"sha256": new, "boxes": [list(b) for b in boxes]})
+                   before={"sha256": old}, after={"sha256": new, "boxes": [list(b) for b in boxes],
+                                                  "frame": frame})
         _drop_blob(session, project, old)
     vacuum(project)
     return new
@@ -360,8 +368,10 @@ def _drop_blob(session: Session, project: Project, sha: str) -> None:
             cached.unlink(missing_ok=True)
 
 
-def burn_boxes(data: bytes, boxes: Sequence[Box], *, name: str) -> tuple[bytes, str]:
-    """The image with every box filled black on every frame; its bytes and media type.
+def burn_boxes(data: bytes, boxes: Sequence[Box], *, name: str, frame: int | None = None
+               ) -> tuple[bytes, str]:
+    """The image with every box filled black on every frame (or on ``frame`` only); its
+    bytes and media type.
 
     PNG and JPEG are written as PNG from their pixels (as import writes them); DICOM keeps
     every element and gets new pixel data (black: the smallest stored value, or the
@@ -369,9 +379,11 @@ def burn_boxes(data: bytes, boxes: Sequence[Box], *, name: str) -> tuple[bytes, 
     """
     media_type = sniff_media_type(data)
     if media_type == DICOM:
-        return _burn_dicom(data, boxes, name), DICOM
+        return _burn_dicom(data, boxes, name, frame), DICOM
     if media_type is None:
         raise RedactionError(f"{name}: not a PNG, JPEG or DICOM file")
+    if frame not in (None, 0):
+        raise RedactionError(f"{name}: a PNG or JPEG has one frame (0), not frame {frame}")
     pixels = np.array(read_raster(data, media_type, name))
     _fill(pixels, boxes, 0, name)
     if pixels.dtype != np.uint8:
@@ -383,7 +395,7 @@ def burn_boxes(data: bytes, boxes: Sequence[Box], *, name: str) -> tuple[bytes, 
     return encode_png(pixels), PNG
 
 
-def _burn_dicom(data: bytes, boxes: Sequence[Box], name: str) -> bytes:
+def _burn_dicom(data: bytes, boxes: Sequence[Box], name: str, only: int | None) -> bytes:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ds = read_dicom(data)
@@ -392,8 +404,12 @@ def _burn_dicom(data: bytes, boxes: Sequence[Box], name: str) -> bytes:
         pixels = np.array(ds.pixel_array)
     frames = pixels if int(ds.get("NumberOfFrames", 1) or 1) > 1 else pixels[np.newaxis]
     black = _black(ds, pixels.dtype)
-    for frame in frames:
-        _fill(frame, boxes, black, name)
+    if only is not None and only >= len(frames):
+        raise RedactionError(f"{name}: has {len(frames)} frame(s), numbered from 0;"
+                             f" there is no frame {only}")
+    for index, frame in enumerate(frames):
+        if only is None or index == only:
+            _fill(frame, boxes, black, name)
     ds.PixelData = (frames if pixels.ndim == frames.ndim else frames[0]).tobytes()
     buffer = io.BytesIO()
     ds.save_as(buffer, enforce_file_format=True)
@@ -417,3 +433,117 @@ def _fill(pixels: np.ndarray, boxes: Sequence[Box], value: int, name: str) -> No
             raise RedactionError(f"{name}: box {x},{y},{w},{h} lies outside the"
                                  f" {width} x {height} image")
         pixels[y:y + h, x:x + w] = value
+
+
+# --- the same boxes on a series -----------------------------------------------------------
+
+
+def series_images(project: Project, actor: str, case_id: str, draft_path: str) -> list[str]:
+    """The case's other images of the same DICOM series with the same geometry (rows,
+    columns and frames), by draft path: where the same overlay usually sits in the same
+    place, so the same boxes can be burned into each."""
+    with project.read() as session:
+        require(session, actor, Action.REVIEW_IMAGES)
+        image = _current_image(session, case_id, draft_path)
+        others = session.scalars(select(CaseImage).where(
+            CaseImage.revision_id == image.revision_id,
+            CaseImage.draft_path != draft_path).order_by(CaseImage.draft_path)).all()
+        key = _series_key(project.images.get(session, image.sha256))
+        if key is None:
+            return []
+        return [other.draft_path for other in others
+                if _series_key(project.images.get(session, other.sha256)) == key]
+
+
+def _series_key(data: bytes) -> tuple[str, int, int, int] | None:
+    if sniff_media_type(data) != DICOM:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds = read_dicom(data)
+    series = str(ds.get("SeriesInstanceUID", "") or "")
+    if not series:
+        return None
+    return (series, int(ds.get("Rows", 0) or 0), int(ds.get("Columns", 0) or 0),
+            int(ds.get("NumberOfFrames", 1) or 1))
+
+
+# --- backups made before a redaction -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OldBackup:
+    """A backup in the project's ``backups`` folder written before the last redaction: a
+    copy of the database as it was then (the unredacted image's rows and its findings;
+    a folder project keeps the pixels themselves in ``images/``, see docs/security.md)."""
+
+    path: Path
+    written: datetime
+
+
+def backups_before_redaction(project: Project, actor: str) -> list[OldBackup]:
+    """The project's own backups (``backups/*.sqlite``) older than its last redaction."""
+    with project.read() as session:
+        require(session, actor, Action.BACKUP)
+        last = session.scalars(select(func.max(ImageReview.reviewed_at)).where(
+            ImageReview.outcome == "redacted")).first()
+    if last is None or project.folder is None:
+        return []
+    folder = project.folder / "backups"
+    found = []
+    for path in sorted(folder.glob("*.sqlite")) if folder.is_dir() else []:
+        written = datetime.fromtimestamp(path.stat().st_mtime, UTC).replace(tzinfo=None)
+        if written < last:
+            found.append(OldBackup(path, written))
+    return found
+
+
+def drop_backups_before_redaction(project: Project, actor: str) -> list[OldBackup]:
+    """Delete the backups :func:`backups_before_redaction` lists, recorded in the history."""
+    old = backups_before_redaction(project, actor)
+    if not old:
+        return []
+    for backup in old:
+        backup.path.unlink(missing_ok=True)
+    with project.tx() as session:
+        record(session, actor, "backups_dropped",
+               after={"files": [b.path.name for b in old]}, why="made before a redaction")
+    return old
+
+
+# --- what the redaction page shows and does -------------------------------------------------
+
+
+@dataclass
+class ReviewImage:
+    """A flagged image as the redaction page shows it: its status (with the proposed
+    boxes), every frame as displayed (uint8 grey) and the case's images of the same series."""
+
+    status: ImageStatus
+    frames: list[np.ndarray]
+    series: list[str]
+
+
+def review_image(project: Project, actor: str, case_id: str, draft_path: str) -> ReviewImage:
+    """One image of a case for the redaction page (curators)."""
+    with project.read() as session:
+        require(session, actor, Action.REVIEW_IMAGES)
+        image = _current_image(session, case_id, draft_path)
+        data = project.images.get(session, image.sha256)
+        status = next(s for s in image_statuses(session, [case_id])
+                      if s.draft_path == draft_path)
+    frames = [grey for _, grey in displayed_frames(data, name=draft_path)]
+    return ReviewImage(status, frames, series_images(project, actor, case_id, draft_path))
+
+
+def apply_redaction(project: Project, actor: str, case_id: str, draft_path: str,
+                    boxes: Sequence[Box], *, frame: int | None = None,
+                    series: bool = False) -> list[str]:
+    """Burn ``boxes`` into the image (one frame, or every frame), and with ``series`` into
+    every image of the case in the same series with the same geometry; returns the draft
+    paths redacted."""
+    paths = [draft_path, *(series_images(project, actor, case_id, draft_path) if series
+                           else [])]
+    for path in paths:
+        redact(project, actor, case_id, path, boxes, frame=frame)
+    return paths

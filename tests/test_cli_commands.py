@@ -22,7 +22,7 @@ COMMANDS = {
     "validate", "review", "judge-import", "judge-assign", "judge-scores", "judge-conflicts",
     "judge-adjudicate", "judge-agreement", "sme-lint", "sme-import", "sme-items", "sme-assign",
     "sme-queue", "sme-verdict", "rate", "sme-review", "sme-results", "bench-project", "bench",
-    "redact", "history",
+    "redact", "history", "migrate",
 }
 
 

@@ -24,6 +24,7 @@ from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, missing_fields, stale_fields
+from annotator.store.db_roles import revealed_automated, walled
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
@@ -254,7 +255,8 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
         both = is_json(truth) and is_json(output)
         automated = None
         if submitted and bench.evaluator_type == "hybrid":
-            automated = dict(task.automated) if task.automated else None
+            got = revealed_automated(session, task.id) if walled(session) else task.automated
+            automated = dict(got) if got else None
         return VerdictView(
             task_id=task.id,
             item_id=item.item_id,

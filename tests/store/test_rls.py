@@ -16,10 +16,10 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import PG_AVAILABLE
-from pg_roles import create_database, drop_database
 
 from annotator.store.schema import Base
+from conftest import PG_AVAILABLE
+from pg_roles import create_database, drop_database
 
 pytestmark = [
     pytest.mark.postgres,
@@ -41,7 +41,7 @@ PUBLIC_BY_DESIGN = {
 # the owner from the annotator's users.id (%(me)s) and name (%(name)s).
 MINE = "SELECT id FROM rated_work WHERE rater_id = %(me)s"
 EXPECTED = {
-    "rated_work": ("id", f"SELECT id FROM rated_work WHERE rater_id = %(me)s"),
+    "rated_work": ("id", "SELECT id FROM rated_work WHERE rater_id = %(me)s"),
     "decisions": ("id", "SELECT d.id FROM decisions d WHERE EXISTS (SELECT 1 FROM rated_work w"
                   " WHERE w.rater_id = %(me)s AND w.kind = d.kind AND w.submitted_at IS NOT"
                   " NULL AND (w.case_pk = d.case_pk OR w.task_id = d.task_id OR w.item_id ="

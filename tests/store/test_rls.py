@@ -292,3 +292,14 @@ def test_the_app_acts_as_the_connections_person(store: dict[str, Any]) -> None:
     assert "Traceback" not in refused.stderr
     blind = _cli("--project", url, "review", "--list")  # the service's clear message too
     assert blind.returncode != 0 and "adjudicator or curator role" in blind.stderr
+
+
+def test_history_verify_needs_a_reader_of_the_whole_history(store: dict[str, Any]) -> None:
+    first = _annotators(store)[0]
+    mine = f"postgresql://{store['people'][first]['db_role']}@127.0.0.1:5432/{store['db']}"
+    refused = _cli("--project", mine, "history-verify")
+    assert refused.returncode == 2 and "curator or adjudicator role" in refused.stderr
+    curator = store["people"]["Sam Curator"]["db_role"]
+    done = _cli("--project", f"postgresql://{curator}@127.0.0.1:5432/{store['db']}",
+                "history-verify")
+    assert done.returncode == 0, done.stdout + done.stderr

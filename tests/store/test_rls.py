@@ -303,3 +303,38 @@ def test_history_verify_needs_a_reader_of_the_whole_history(store: dict[str, Any
     done = _cli("--project", f"postgresql://{curator}@127.0.0.1:5432/{store['db']}",
                 "history-verify")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_wall_comes_down_and_up_again(backend: str, tmp_path: Any) -> None:
+    """0012_rls downgrades (policies, functions, the store's roles, db_role) and upgrades."""
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from annotator.store.db import _alembic_config, make_engine
+
+    name = create_database() if backend == "postgres" else ""
+    url = (f"postgresql://postgres@127.0.0.1:5432/{name}" if name
+           else f"sqlite:///{tmp_path / 'p.sqlite'}")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(_alembic_config(conn), "0012_rls")
+            if name:
+                conn.execute(text("INSERT INTO users (id, name, created_at, version) VALUES"
+                                  " (gen_random_uuid(), 'a1', now(), 1)"))
+                conn.execute(text("SELECT annotator_create_login('a1')"))
+            command.downgrade(_alembic_config(conn), "0010_burned_text")
+            assert "db_role" not in {c["name"] for c in inspect(conn).get_columns("users")}
+            if name:
+                left = conn.execute(text(
+                    "SELECT count(*) FROM pg_roles WHERE starts_with(rolname, :p)"
+                ), {"p": name[:26]}).scalar()
+                secured = conn.execute(text(
+                    "SELECT count(*) FROM pg_class WHERE relrowsecurity")).scalar()
+                assert (left, secured) == (0, 0)
+            command.upgrade(_alembic_config(conn), "0012_rls")
+    finally:
+        engine.dispose()
+        if name:
+            drop_database(name)

@@ -70,6 +70,19 @@ def pg_url() -> Iterator[str]:
     drop_database(name)  # and the store's login and group roles
 
 
+@pytest.fixture(autouse=True)
+def _owner_for_admin_url_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Under ANNOTATOR_PG_AS_ROLES=1, tests marked ``admin_url`` stay the owner."""
+    if not (PG_AS_ROLES and request.node.get_closest_marker("admin_url")):
+        yield
+        return
+    pg_acting.suspended = True
+    try:
+        yield
+    finally:
+        pg_acting.suspended = False
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def project_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A project location on each back end."""

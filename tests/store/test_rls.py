@@ -40,6 +40,10 @@ PUBLIC_BY_DESIGN = {
 # For each table with row-level security: the ids (as text) an annotator must see, computed by
 # the owner from the annotator's users.id (%(me)s) and name (%(name)s).
 MINE = "SELECT id FROM rated_work WHERE rater_id = %(me)s"
+# Cases assigned to the annotator, and those linked to judged outputs they score.
+MY_CASES = ("SELECT case_pk FROM rated_work WHERE rater_id = %(me)s AND case_pk IS NOT NULL"
+            " UNION SELECT j.case_pk FROM judge_items j JOIN rated_work w ON w.item_id = j.id"
+            " WHERE w.rater_id = %(me)s AND j.case_pk IS NOT NULL")
 EXPECTED = {
     "rated_work": ("id", "SELECT id FROM rated_work WHERE rater_id = %(me)s"),
     "decisions": ("id", "SELECT d.id FROM decisions d WHERE EXISTS (SELECT 1 FROM rated_work w"
@@ -52,16 +56,12 @@ EXPECTED = {
     "detected_items": ("id", "SELECT id FROM detected_items WHERE false"),
     "reviewer_letters": ("case_pk", "SELECT case_pk FROM reviewer_letters"
                          " WHERE annotator_id = %(me)s"),
-    "cases": ("id", "SELECT case_pk FROM rated_work WHERE rater_id = %(me)s"
-              " AND case_pk IS NOT NULL"),
-    "case_revisions": ("id", "SELECT r.id FROM case_revisions r JOIN rated_work w"
-                       " ON w.case_pk = r.case_pk WHERE w.rater_id = %(me)s"),
+    "cases": ("id", MY_CASES),
+    "case_revisions": ("id", f"SELECT id FROM case_revisions WHERE case_pk IN ({MY_CASES})"),
     "case_images": ("id", "SELECT i.id FROM case_images i JOIN case_revisions r ON r.id ="
-                    " i.revision_id JOIN rated_work w ON w.case_pk = r.case_pk"
-                    " WHERE w.rater_id = %(me)s"),
+                    f" i.revision_id WHERE r.case_pk IN ({MY_CASES})"),
     "image_blobs": ("sha256", "SELECT i.sha256 FROM case_images i JOIN case_revisions r ON"
-                    " r.id = i.revision_id JOIN rated_work w ON w.case_pk = r.case_pk"
-                    " WHERE w.rater_id = %(me)s"),
+                    f" r.id = i.revision_id WHERE r.case_pk IN ({MY_CASES})"),
     "sme_tasks": ("id", "SELECT task_id FROM rated_work WHERE rater_id = %(me)s"
                   " AND task_id IS NOT NULL"),
     "sme_items": ("id", "SELECT t.item_pk FROM sme_tasks t JOIN rated_work w ON w.task_id ="

@@ -10,10 +10,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
-from annotator.store.schema import RatedWork
+from annotator.store.schema import JudgeItem, RatedWork, SmeItem
 
 
 def walled(session: Session) -> bool:
@@ -45,7 +45,11 @@ def owns_store(session: Session) -> bool:
 
 def connection_person(session: Session) -> str | None:
     """The app user whose login role this connection is (None: the owner or a stranger)."""
-    return session.scalar(text("SELECT annotator_my_name()")) if walled(session) else None
+    if not walled(session):
+        return None
+    if not session.scalar(text("SELECT annotator_is('app')")):
+        return None  # a role of the server that is no person of this store
+    return session.scalar(text("SELECT annotator_my_name()"))
 
 
 def current_role(session: Session) -> str:
@@ -79,6 +83,15 @@ def item_states(session: Session, kind: str, item: uuid.UUID) -> list[str]:
             table.c.kind == kind, table.c[column] == item, table.c.withdrawn_at.is_(None)
         )
     )]
+
+
+def item_count(session: Session, kind: str) -> int:
+    """How many SME items (``sme``) or judged outputs (``judge``) the store holds, though a
+    rater's role reads only their own (the "3 of 12" in a blind title)."""
+    if walled(session):
+        return int(session.scalar(text("SELECT annotator_item_count(:k)"), {"k": kind}) or 0)
+    table = SmeItem if kind == "sme" else JudgeItem
+    return int(session.scalar(select(func.count()).select_from(table)) or 0)
 
 
 def revealed_automated(session: Session, task_id: uuid.UUID) -> Any:

@@ -30,6 +30,7 @@ from annotator.store.db import (
     transaction,
     upgrade,
 )
+from annotator.store.db_roles import connection_person, current_role, owns_store, walled
 from annotator.store.images import ImageStore
 from annotator.store.schema import Case
 from annotator.store.settings import (
@@ -215,6 +216,8 @@ def open_project(
         raise ProjectError(f"cannot open project {_safe(loc)}: {_first_line(exc)}") from exc
     images = ImageStore(folder / "images" if folder is not None else None)
     project = Project(loc, engine, session_factory(engine), images, folder)
+    if not project.is_sqlite:
+        _refuse_strangers(project)
     _ensure_identity(project)
     return project
 
@@ -229,6 +232,18 @@ def _safe(location: str) -> str:
         return make_url(location).render_as_string(hide_password=True)
     except Exception:
         return location.split("@")[-1]
+
+
+def _refuse_strangers(project: Project) -> None:
+    """A walled store reads nothing to a role that is neither its owner nor a person's login:
+    say so, instead of failing later on rows the policies hide."""
+    with project.read() as session:
+        if not walled(session) or owns_store(session) or connection_person(session):
+            return
+        role = current_role(session)
+    project.close()
+    raise ProjectError(f"the database role {role!r} is no login of this store: connect as your"
+                       " own login role (its db_role in 'annotator users list --json')")
 
 
 def _first_line(exc: BaseException) -> str:

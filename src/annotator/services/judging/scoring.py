@@ -21,6 +21,7 @@ from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import reviewers_or_refuse, top_up
 from annotator.services.users import get_user, require_role
+from annotator.store.db_roles import item_count
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import (
@@ -101,7 +102,7 @@ def my_items(project: Project, actor: str) -> list[tuple[uuid.UUID, str, bool]]:
     """The physician's outputs in order: (item id, "output n of N", submitted)."""
     with project.read() as session:
         user = get_user(session, actor)
-        total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        total = item_count(session, "judge")
         rows = session.execute(
             select(JudgeItem.id, JudgeItem.position, PhysicianScore.submitted_at)
             .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
@@ -116,7 +117,7 @@ def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
     with project.read() as session:
         item = judge_item(session, item_id)
         mine = own_sheet(session, actor, item_id)
-        total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        total = item_count(session, "judge")
         judges: dict[str, dict[str, Any]] = {}
         if mine.submitted_at is not None:
             judges = judges_of(session, item_id)

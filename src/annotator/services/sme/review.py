@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.states import Role
@@ -24,7 +24,7 @@ from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, missing_fields, stale_fields
-from annotator.store.db_roles import revealed_automated, walled
+from annotator.store.db_roles import item_count, revealed_automated, walled
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
@@ -215,7 +215,7 @@ def queue(project: Project, actor: str, benchmark: str | None = None) -> list[Qu
     """The SME's tasks in item order, optionally of one benchmark code only."""
     with project.read() as session:
         user = get_user(session, actor)
-        total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
+        total = item_count(session, "sme")
         query = (
             select(SmeVerdict, SmeItem, SmeBenchmark)
             .join(SmeTask, SmeTask.id == SmeVerdict.task_id)
@@ -249,7 +249,7 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
     """The blind view of one task: the item, the benchmark and the SME's own fields."""
     with project.read() as session:
         task, item, bench, mine = own_task(session, actor, task_id)
-        total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
+        total = item_count(session, "sme")
         submitted = mine.state == "submitted"
         truth, output = item.ground_truth, item.output
         both = is_json(truth) and is_json(output)

@@ -34,13 +34,14 @@ _NAME = "(SELECT annotator_my_name())"
 _CUR = "(SELECT annotator_is('curator'))"
 _ADJ = "(SELECT annotator_is('adjudicator'))"
 _READER = f"({_CUR} OR {_ADJ})"
-_OWN_CASE = f"EXISTS (SELECT 1 FROM rated_work w WHERE w.case_pk = {{col}} AND w.rater_id = {_ME})"
 _OWN_TASK = f"EXISTS (SELECT 1 FROM rated_work w WHERE w.task_id = {{col}} AND w.rater_id = {_ME})"
 _OWN_ITEM = f"EXISTS (SELECT 1 FROM rated_work w WHERE w.item_id = {{col}} AND w.rater_id = {_ME})"
 
 
 def _own_case(col: str) -> str:
-    return _OWN_CASE.format(col=col)
+    """A case assigned to the caller, or linked to a judged output they score."""
+    return (f"EXISTS (SELECT 1 FROM rated_work w WHERE w.rater_id = {_ME} AND (w.case_pk ="
+            f" {col} OR w.item_id IN (SELECT j.id FROM judge_items j WHERE j.case_pk = {col})))")
 
 
 _SUBMITTED_ON_ITEM = (
@@ -72,7 +73,8 @@ POLICIES: dict[str, list[tuple[str, str, str | None]]] = {
     "history": [
         ("SELECT", f"{_READER} OR actor = {_NAME} OR annotation_id IN"
                    f" (SELECT w.id FROM rated_work w WHERE w.rater_id = {_ME})", None),
-        ("INSERT", None, f"actor = {_NAME} OR {_CUR}"),
+        # Seniors' reads may record an automatic detection, named "(auto)".
+        ("INSERT", None, f"actor = {_NAME} OR {_CUR} OR ({_ADJ} AND actor = '(auto)')"),
     ],
     "review_records": [
         ("SELECT", _READER, None), ("INSERT", None, _READER),
@@ -302,6 +304,14 @@ def _functions(prefix: str, app: str) -> list[str]:
             " AND w.withdrawn_at IS NULL AND $2 IN (w.case_pk, w.task_id, w.item_id);"
             " END $$"
         ),
+        # How many SME items or judged outputs there are ("output 3 of 12"), for raters
+        # who read only their own.
+        "annotator_item_count(text)": (
+            f"RETURNS bigint LANGUAGE plpgsql STABLE {definer} AS $$ BEGIN"
+            " IF $1 = 'sme' THEN RETURN (SELECT count(*) FROM sme_items); END IF;"
+            " IF $1 = 'judge' THEN RETURN (SELECT count(*) FROM judge_items); END IF;"
+            " RAISE EXCEPTION 'no such kind: %', $1; END $$"
+        ),
         # A hybrid benchmark's automated verdict, once the caller has submitted the task.
         "annotator_revealed_automated(uuid)": (
             f"RETURNS json LANGUAGE plpgsql STABLE {definer} AS $$"
@@ -377,13 +387,17 @@ def _functions(prefix: str, app: str) -> list[str]:
     for signature, body in functions.items():
         out.append(f"CREATE FUNCTION {signature} {body}")
         out.append(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
-        out.append(f"GRANT EXECUTE ON FUNCTION {signature} TO {_q(app)}")
+        # Any role may ask the prefix and its own membership (to be told it is no login).
+        grantee = "PUBLIC" if signature in _ASKED_BY_ANYONE else _q(app)
+        out.append(f"GRANT EXECUTE ON FUNCTION {signature} TO {grantee}")
     return out
 
 
+_ASKED_BY_ANYONE = ("annotator_role_prefix()", "annotator_is(text)")
 FUNCTIONS = (
     "annotator_role_prefix()", "annotator_is(text)", "annotator_me()", "annotator_my_name()",
     "annotator_item_states(text, uuid)", "annotator_revealed_automated(uuid)",
+    "annotator_item_count(text)",
     "annotator_create_login(text)", "annotator_sync_groups(text)",
     "annotator_set_password(text, text)", "annotator_drop_login(text)",
 )

@@ -338,3 +338,23 @@ def test_the_wall_comes_down_and_up_again(backend: str, tmp_path: Any) -> None:
         engine.dispose()
         if name:
             drop_database(name)
+
+
+def test_a_person_facing_a_schema_behind_is_told_who_migrates(store: dict[str, Any]) -> None:
+    from annotator.errors import ProjectError
+    from annotator.store.project import open_project
+
+    first = _annotators(store)[0]
+    mine = f"postgresql://{store['people'][first]['db_role']}@127.0.0.1:5432/{store['db']}"
+    with _owner(store) as conn:
+        head = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        conn.execute("UPDATE alembic_version SET version_num = '0010_burned_text'")
+        conn.commit()
+        try:
+            with pytest.raises(ProjectError) as behind:
+                open_project(mine)
+        finally:
+            conn.execute("UPDATE alembic_version SET version_num = %s", (head,))
+            conn.commit()
+    assert "administrator must migrate it" in str(behind.value)
+    assert "annotator --project ADMIN_URL migrate" in str(behind.value)

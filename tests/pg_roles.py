@@ -7,17 +7,30 @@ database is gone) are dropped when a test session starts.
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 
 import psycopg
+import pytest
 
 ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 TEST_DB = "annotator_test_"
 _PREFIX_LEN = 26  # as migration 0012_rls cuts the database name
 
 
+def require_server() -> None:
+    """Skip without the shared server (fail in CI), as conftest's ``pg_url`` does."""
+    try:
+        psycopg.connect(ADMIN, connect_timeout=3).close()
+    except psycopg.Error:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL on 127.0.0.1:5432 is required in CI")
+        pytest.skip("no PostgreSQL server on 127.0.0.1:5432")
+
+
 def create_database() -> str:
+    require_server()
     name = f"{TEST_DB}{uuid.uuid4().hex[:12]}"
     with psycopg.connect(ADMIN, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')

@@ -18,13 +18,9 @@ import psycopg
 import pytest
 
 from annotator.store.schema import Base
-from conftest import PG_AVAILABLE
 from pg_roles import create_database, drop_database
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not PG_AVAILABLE, reason="no PostgreSQL server on 127.0.0.1:5432"),
-]
+pytestmark = pytest.mark.postgres
 
 # Tables every app role reads whole, with the reason; any other table of the metadata needs
 # row-level security and an expectation below, so a new table without a policy fails here.
@@ -313,7 +309,7 @@ def test_the_wall_comes_down_and_up_again(backend: str, tmp_path: Any) -> None:
 
     from annotator.store.db import _alembic_config, make_engine
 
-    name = create_database() if backend == "postgres" else ""
+    name = create_database() if backend == "postgres" else ""  # skips without the server
     url = (f"postgresql://postgres@127.0.0.1:5432/{name}" if name
            else f"sqlite:///{tmp_path / 'p.sqlite'}")
     engine = make_engine(url)

@@ -160,6 +160,16 @@ def resolve_actor(project: Project, requested: str | None, password: str | None 
     return actor
 
 
+def connection_user(project: Project, requested: str | None = None) -> str | None:
+    """The person a walled store's connection logs in as (None: SQLite or the owner's URL);
+    PermissionDenied when ``requested`` names someone else or the role is no person's."""
+    person = _walled_person(project)
+    if person is not None and requested is not None and requested != person:
+        raise PermissionDenied(f"this connection is {person}'s login; it cannot act as"
+                               f" {requested!r} (connect with that person's db_role)")
+    return person
+
+
 def _walled_person(project: Project) -> str | None:
     """On a walled store through a person's login role: that person (the database checked
     the password). The owner's connection returns None (it acts as the names it is given);

@@ -49,7 +49,8 @@ def connection_person(session: Session) -> str | None:
         return None
     if not session.scalar(text("SELECT annotator_is('app')")):
         return None  # a role of the server that is no person of this store
-    return session.scalar(text("SELECT annotator_my_name()"))
+    name = session.scalar(text("SELECT annotator_my_name()"))
+    return None if name is None else str(name)
 
 
 def current_role(session: Session) -> str:

@@ -179,9 +179,10 @@ def _prefix(database: str) -> str:
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("users") as batch:
-        batch.add_column(sa.Column("db_role", sa.String(length=63), nullable=True))
-        batch.create_unique_constraint(op.f("uq_users_db_role"), ["db_role"])
+    # A plain ADD COLUMN and a unique index: a batch copy of users would break SQLite's
+    # foreign keys to it.
+    op.add_column("users", sa.Column("db_role", sa.String(length=63), nullable=True))
+    op.create_index("uq_users_db_role", "users", ["db_role"], unique=True)
     bind = op.get_bind()
     if bind.dialect.name != "postgresql":
         return
@@ -421,6 +422,5 @@ def downgrade() -> None:
         for role in [*logins, *(f"{prefix}_{g}" for g in GROUPS), f"{prefix}_app"]:
             bind.exec_driver_sql(f"DROP OWNED BY {_q(role)}")
             bind.exec_driver_sql(f"DROP ROLE IF EXISTS {_q(role)}")
-    with op.batch_alter_table("users") as batch:
-        batch.drop_constraint(op.f("uq_users_db_role"), type_="unique")
-        batch.drop_column("db_role")
+    op.drop_index("uq_users_db_role", table_name="users")
+    op.execute("ALTER TABLE users DROP COLUMN db_role")

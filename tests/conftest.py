@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,6 +44,16 @@ def _pg_available() -> bool:
 
 
 PG_AVAILABLE = _pg_available()
+if PG_AVAILABLE:
+    from pg_roles import drop_leftover_roles
+
+    drop_leftover_roles()
+# The fixture switch: PostgreSQL tests act through the acting user's own database role.
+PG_AS_ROLES = os.environ.get("ANNOTATOR_PG_AS_ROLES") == "1"
+if PG_AS_ROLES:
+    import pg_acting
+
+    pg_acting.install()
 
 
 @pytest.fixture
@@ -54,18 +63,24 @@ def pg_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL on 127.0.0.1:5432 is required in CI")
         pytest.skip("no PostgreSQL server on 127.0.0.1:5432")
-    import psycopg
+    from pg_roles import create_database, drop_database
 
-    name = f"annotator_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(
-        "host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True
-    ) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    name = create_database()
     yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect(
-        "host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True
-    ) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    drop_database(name)  # and the store's login and group roles
+
+
+@pytest.fixture(autouse=True)
+def _owner_for_admin_url_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Under ANNOTATOR_PG_AS_ROLES=1, tests marked ``admin_url`` stay the owner."""
+    if not (PG_AS_ROLES and request.node.get_closest_marker("admin_url")):
+        yield
+        return
+    pg_acting.suspended = True
+    try:
+        yield
+    finally:
+        pg_acting.suspended = False
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

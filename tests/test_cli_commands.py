@@ -23,7 +23,7 @@ COMMANDS = {
     "judge-adjudicate", "judge-agreement", "sme-lint", "sme-import", "sme-items", "sme-assign",
     "sme-queue", "sme-verdict", "rate", "sme-review", "sme-results", "bench-project", "bench",
     "redact", "history", "bench-scale", "quality", "quality-mark", "quality-calibration",
-    "quality-settings",
+    "quality-settings", "migrate",
 }
 
 

@@ -122,3 +122,17 @@ def test_the_edit_figures_compare_the_chain_with_the_same_edit_without(tmp_path:
     report = verify_history(project)  # the rounds without the chain left rows outside it
     assert report.problem is not None and report.problem.kind == "inserted"
     project.close()
+
+
+@pytest.mark.postgres
+def test_the_edit_figures_on_a_walled_store_edit_through_login_roles(pg_url: str) -> None:
+    """On PostgreSQL the measured edit goes through each annotator's own login role (the
+    wall applies) and the baseline through the owner's connection without the chain."""
+    from annotator.bench.edits import edit_figures
+
+    results = edit_figures(pg_url, 1)
+    for key in ("edit_saved", "edit_saved_two_writers"):
+        figure = results[key]
+        assert figure["through_login_roles"] is True
+        assert figure["baseline_s"] > 0 and figure["chain_only_s"] > 0
+    assert results["edit_saved"]["runs"] == 20 and results["edit_saved_two_writers"]["runs"] == 40

@@ -27,10 +27,10 @@ def test_users_assign_quota_and_backup(tmp_path: Path, capsys: pytest.CaptureFix
         assert _run(capsys, *p, "users", "add", name, "--role", "annotator")[0] == 0
     code, out, _ = _run(capsys, *p, "users", "list", "--json")
     assert json.loads(out) == [
-        {"name": "Ada", "roles": ["annotator"]},
-        {"name": "Ben", "roles": ["annotator"]},
-        {"name": "Cy", "roles": ["annotator"]},
-        {"name": "Kim", "roles": ["adjudicator", "curator"]},
+        {"name": "Ada", "roles": ["annotator"], "db_role": None},
+        {"name": "Ben", "roles": ["annotator"], "db_role": None},
+        {"name": "Cy", "roles": ["annotator"], "db_role": None},
+        {"name": "Kim", "roles": ["adjudicator", "curator"], "db_role": None},
     ]
     cases = [make_case(f"C{i}") for i in range(6)]
     assert _run(capsys, *p, "import", str(write_case_file(tmp_path / "d", cases)))[0] == 0

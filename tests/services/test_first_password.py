@@ -24,6 +24,7 @@ from annotator.services.users import (
     STORE_ADMIN_ACTOR,
     add_user,
     authenticate,
+    list_users,
     logins_required,
     resolve_actor,
     set_password,
@@ -31,6 +32,9 @@ from annotator.services.users import (
 from annotator.store.history import entries
 from annotator.store.project import open_project
 from annotator.store.schema import User
+
+# The administrative URL's own logins: the owner's connection, even under the fixture switch.
+pytestmark = pytest.mark.admin_url
 
 _SERVER = "host=127.0.0.1 port=5432 user=postgres"
 
@@ -99,22 +103,47 @@ def _logins_on(url: str) -> bool:
         project.close()
 
 
+def _login_url(pg_url: str, name: str) -> str:
+    """The store through ``name``'s own login role (the shared server trusts local logins;
+    tests/store/test_rls_login.py has the server check passwords)."""
+    project = open_project(pg_url)
+    try:
+        role = {u.name: u.db_role for u in list_users(project)}[name]
+    finally:
+        project.close()
+    return pg_url.replace("postgresql://postgres@", f"postgresql://{role}@")
+
+
+@pytest.mark.postgres
+def test_a_shared_member_role_is_refused_by_the_wall(
+    pg_url: str, member_url: str, tmp_path: Path, cli: CLI
+) -> None:
+    """The old advice (one role for every machine) meets row-level security: it reads
+    nothing, so the app says to connect as one's own login role."""
+    _team(pg_url)
+    code, out = cli(member_url, "--as", "Ada", "users", "passwd", "Ada",
+                    "--new-password-file", _secret(tmp_path, "ada", "ada's long secret"))
+    assert code == 2 and "is no login of this store" in out and "Traceback" not in out
+
+
 @pytest.mark.postgres
 def test_an_annotator_cannot_set_the_first_password_and_lock_the_curator_out(
-    pg_url: str, member_url: str, tmp_path: Path, cli: CLI
+    pg_url: str, tmp_path: Path, cli: CLI
 ) -> None:
     _team(pg_url)
     ada_pw = _secret(tmp_path, "ada", "ada's long secret")
-    for url in (member_url, pg_url):  # her own connection, and even the owner's
-        code, out = cli(url, "--as", "Ada", "users", "passwd", "Ada",
-                        "--new-password-file", ada_pw)
-        assert code == 2 and "the first one must be a curator's own" in out
-        assert "Ada is not a curator" in out and "Traceback" not in out
-    code, out = cli(member_url, "--as", "Sam", "users", "passwd", "Sam",
-                    "--new-password-file", _secret(tmp_path, "sam", "sam's long secret"))
-    assert code == 2 and "Sam is not a curator" in out
+    # Through the owner's connection the app's own first-password rule holds.
+    code, out = cli(pg_url, "--as", "Ada", "users", "passwd", "Ada",
+                    "--new-password-file", ada_pw)
+    assert code == 2 and "the first one must be a curator's own" in out
+    assert "Ada is not a curator" in out and "Traceback" not in out
     assert not _logins_on(pg_url)  # logins still off: the curator can act
-    assert cli(pg_url, "--as", "Kim", "users", "add", "Eve", "--role", "annotator")[0] == 0
+    # Through her own login the server checks passwords per role: hers locks nobody out.
+    ada = _login_url(pg_url, "Ada")
+    assert cli(ada, "users", "passwd", "Ada", "--new-password-file", ada_pw)[0] == 0
+    code, out = cli(ada, "users", "passwd", "Kim", "--new-password-file", ada_pw)
+    assert code == 2 and "needs the curator role" in out
+    assert cli(_login_url(pg_url, "Kim"), "users", "add", "Eve", "--role", "annotator")[0] == 0
 
     project = open_project(pg_url)  # the service answers the same to any caller
     with pytest.raises(PermissionDenied, match="Ada is not a curator"):
@@ -124,34 +153,29 @@ def test_an_annotator_cannot_set_the_first_password_and_lock_the_curator_out(
 
 @pytest.mark.postgres
 def test_nobody_can_claim_the_curator_by_setting_his_first_password(
-    pg_url: str, member_url: str, tmp_path: Path, cli: CLI
+    pg_url: str, tmp_path: Path, cli: CLI
 ) -> None:
     _team(pg_url)
     mallory_pw = _secret(tmp_path, "mallory", "mallory's secret")
-    # While no one logs in a name is all it takes: Ada claims Kim's name, or relies on the
-    # store's default identity (its first curator). Her connection does not own the store.
-    for claim in (("--as", "Kim"), ()):
-        code, out = cli(member_url, *claim, "users", "passwd", "Kim",
-                        "--new-password-file", mallory_pw)
-        assert code == 2 and "administrative URL" in out, out
-    code, out = cli(member_url, "--as", "Ada", "users", "passwd", "Kim",
+    # Her login is her: claiming Kim's name is refused, and so is setting his password.
+    ada = _login_url(pg_url, "Ada")
+    code, out = cli(ada, "--as", "Kim", "users", "passwd", "Kim",
                     "--new-password-file", mallory_pw)
-    assert code == 2 and "Ada cannot set Kim's" in out
+    assert code == 2 and "this connection is Ada's login" in out, out
+    code, out = cli(ada, "users", "passwd", "Kim", "--new-password-file", mallory_pw)
+    assert code == 2 and "needs the curator role" in out
     assert not _logins_on(pg_url)
 
-    # The curator sets his through the administrative URL; from then on logins are on.
+    # The curator sets his through the administrative URL; from then on its logins are on.
     kim_pw = _secret(tmp_path, "kim", "kim's long secret")
     code, out = cli(pg_url, "users", "passwd", "Kim", "--new-password-file", kim_pw)
     assert code == 0, out
-    project = open_project(member_url)
+    project = open_project(pg_url)
     assert logins_required(project)
     assert resolve_actor(project, "Kim", "kim's long secret") == "Kim"
     with pytest.raises(PermissionDenied, match="login failed"):
         resolve_actor(project, "Kim", "mallory's secret")
     project.close()
-    code, out = cli(member_url, "--as", "Kim", "users", "passwd", "Kim",
-                    "--new-password-file", mallory_pw)
-    assert code == 2 and "needs a login" in out
 
 
 def _lock_out_as_before_the_fix(url: str) -> None:
@@ -165,28 +189,24 @@ def _lock_out_as_before_the_fix(url: str) -> None:
 
 @pytest.mark.postgres
 def test_a_locked_out_curator_gets_back_in_through_the_administrative_url(
-    pg_url: str, member_url: str, tmp_path: Path, cli: CLI,
-    monkeypatch: pytest.MonkeyPatch,
+    pg_url: str, tmp_path: Path, cli: CLI,
 ) -> None:
     _team(pg_url)
     _lock_out_as_before_the_fix(pg_url)
-    ada_pw = _secret(tmp_path, "ada", "ada's long secret")
     kim_pw = _secret(tmp_path, "kim", "kim's long secret")
-    code, out = cli(member_url, "--as", "Kim", "--password-file", kim_pw,
+    code, out = cli(pg_url, "--as", "Kim", "--password-file", kim_pw,
                     "users", "add", "Eve", "--role", "annotator")
     assert code == 2 and "login failed for 'Kim'" in out  # locked out
 
-    # The annotator cannot use the recovery path: her connection does not own the store.
-    code, out = cli(member_url, "users", "passwd", "Kim", "--new-password-file", kim_pw)
-    assert code == 2 and "needs a login" in out
-    code, out = cli(member_url, "--as", "Ada", "--password-file", ada_pw,
-                    "users", "passwd", "Kim", "--new-password-file", kim_pw)
+    # The annotator cannot use the recovery path: her login is no curator's.
+    code, out = cli(_login_url(pg_url, "Ada"), "users", "passwd", "Kim",
+                    "--new-password-file", kim_pw)
     assert code == 2 and "needs the curator role" in out
 
     # The curator, holding the administrative URL, sets his own without SQL and a login.
     code, out = cli(pg_url, "users", "passwd", "Kim", "--new-password-file", kim_pw)
     assert code == 0, out
-    assert cli(member_url, "--as", "Kim", "--password-file", kim_pw,
+    assert cli(pg_url, "--as", "Kim", "--password-file", kim_pw,
                "users", "add", "Eve", "--role", "annotator")[0] == 0
     project = open_project(pg_url)
     with project.read() as session:

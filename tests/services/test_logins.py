@@ -14,6 +14,9 @@ from annotator.services.users import add_user, logins_required, resolve_actor, s
 from annotator.store.project import open_project
 from annotator.store.schema import User
 
+# The administrative URL's own logins: the owner's connection, even under the fixture switch.
+pytestmark = pytest.mark.admin_url
+
 
 def test_hashes_are_salted_scrypt_and_verify() -> None:
     one, two = hash_password("correct horse"), hash_password("correct horse")

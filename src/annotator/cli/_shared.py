@@ -16,7 +16,7 @@ from typing import Any
 from annotator.errors import AnnotatorError
 from annotator.inputfiles import read_regular
 from annotator.services.users import logins_required, resolve_actor
-from annotator.store.project import Project, open_project
+from annotator.store.project import Project, is_url, open_project
 from annotator.tasks import TaskState
 
 EXIT_FAILED = 1  # the command ran but reported failures (e.g. rejected files)
@@ -35,7 +35,11 @@ def project_of(args: argparse.Namespace) -> Project:
             f"{args.command} needs --project PATH_OR_URL, given before the command: "
             f"annotator --project ~/p {args.command} ..."
         )
-    return open_project(args.project)
+    password = None
+    if is_url(args.project) and (getattr(args, "password_file", None)
+                                 or "ANNOTATOR_PASSWORD" in os.environ):
+        password = login_password(args)  # the server checks it (a walled team store)
+    return open_project(args.project, password=password)
 
 
 def actor_of(project: Project, args: argparse.Namespace) -> str:

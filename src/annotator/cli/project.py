@@ -18,7 +18,7 @@ from annotator.services.pixel_review import (
 )
 from annotator.services.repair import repair_case_states
 from annotator.services.status import project_status
-from annotator.store.project import DB_NAME
+from annotator.store.project import DB_NAME, schema_revision
 
 
 def register(subparsers: Any) -> None:
@@ -42,6 +42,10 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("repair", help=help_, description=help_)
     p.add_argument("--dry-run", action="store_true", help="only list what would change")
     p.set_defaults(func=cmd_repair)
+    help_ = ("bring the store's schema (and on PostgreSQL its roles and row-level security)"
+             " to this app's version; through the store's administrative URL")
+    p = subparsers.add_parser("migrate", help=help_, description=help_)
+    p.set_defaults(func=cmd_migrate)
     help_ = "check the history's hash chain; name the first row changed, removed or inserted"
     p = subparsers.add_parser("history-verify", help=help_, description=help_ + ", or a"
                               " reordered row or a cut tail; exit 1 when the chain is broken")
@@ -59,6 +63,17 @@ DEMO_HELP = (
     "build the bundled demo project and replay simulated work (in --project, else in the "
     "user's data folder, e.g. ~/.local/share/annotator/demo)"
 )
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Opening the store migrates it; a non-owner's connection is told who must."""
+    project = project_of(args)
+    print(f"{_shown(project.location)}: schema {schema_revision(project)}")
+    return 0
+
+
+def _shown(location: str) -> str:
+    return location.rsplit("@", 1)[-1] if "://" in location else location
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

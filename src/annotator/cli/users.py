@@ -83,11 +83,11 @@ def cmd_users(args: argparse.Namespace) -> int:
             reset_password(project, args.name, new_password(args))
         else:
             set_password(project, actor_of(project, args), args.name, new_password(args))
-        print(f"{args.name}: password set (stored as a salted scrypt hash)")
+        print(f"{args.name}: password set")
         return 0
     users = list_users(project)
     if args.json:
-        print_json([{"name": u.name, "roles": u.roles} for u in users])
+        print_json([{"name": u.name, "roles": u.roles, "db_role": u.db_role} for u in users])
     else:
         for u in users:
             print(f"{u.name}\t{', '.join(u.roles)}")

@@ -53,6 +53,17 @@ def _identity(project: object, requested: str | None, screenshot: bool,
     return default_annotator(project)
 
 
+def _store_password(args: argparse.Namespace) -> str | None:
+    """A team store login's password for the server (a walled store's URL names the role)."""
+    from annotator.store.project import is_url
+
+    if not is_url(args.project or ""):
+        return None
+    if getattr(args, "password_file", None):
+        return Path(args.password_file).read_text(encoding="utf-8").rstrip("\r\n")
+    return os.environ.get("ANNOTATOR_PASSWORD")
+
+
 def _log_in(project: Any, user: str, args: argparse.Namespace) -> None:
     """On a team store with logins, the user proves who they are before any page opens."""
     from annotator.services.users import authenticate, logins_required
@@ -141,6 +152,7 @@ def open_window(args: argparse.Namespace) -> Any:
     from annotator.gui.context import GuiContext
     from annotator.gui.main_window import MainWindow
     from annotator.resources import icon_path
+    from annotator.services.users import connection_user
     from annotator.store.project import open_project
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -165,9 +177,11 @@ def open_window(args: argparse.Namespace) -> Any:
         project, requested = _open_bundle(bundle, getattr(args, "into", None) or args.project)
         args.page = args.page or "annotate"
     else:
-        project = open_project(args.project) if args.project else None
-    user = (_identity(project, requested, bool(args.screenshot), args.page) if project
-            else requested)
+        project = open_project(args.project, password=_store_password(args)) \
+            if args.project else None
+    person = connection_user(project, requested) if project is not None else None
+    user = person or (_identity(project, requested, bool(args.screenshot), args.page) if project
+                      else requested)
     if project is not None and user:
         _log_in(project, user, args)
     window = MainWindow(GuiContext(project, user, case_id=args.case),

@@ -12,6 +12,15 @@ from annotator.domain.permissions import SETUP_ROLES, Action, may, not_a_user, r
 from annotator.domain.states import ROLES, Role
 from annotator.domain.text import one_line
 from annotator.errors import NotFound, PermissionDenied, ValidationError
+from annotator.store.db_roles import (
+    connection_person,
+    create_login,
+    current_role,
+    owns_store,
+    set_login_password,
+    sync_groups,
+    walled,
+)
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import User, UserRole
@@ -26,6 +35,8 @@ STORE_ADMIN_ACTOR = "(store admin)"
 class UserInfo:
     name: str
     roles: list[str]
+    # The person's PostgreSQL login role on a walled team store (None elsewhere).
+    db_role: str | None = None
 
 
 def get_user(session: Session, name: str) -> User:
@@ -111,7 +122,10 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
             user.roles.append(UserRole(role=role))
         record(session, actor, "user_added", after={"name": name, "roles": new_roles})
         session.flush()
-        info = UserInfo(user.name, user.role_names)
+        db_role = None
+        if walled(session):  # each person is a login role, in the groups of their roles
+            db_role = create_login(session, name)
+        info = UserInfo(user.name, user.role_names, db_role)
     if project.setting(LOCAL_USER) is None and may(info.roles, Action.MANAGE_USERS):
         # The first curator becomes this project's default identity on the command line.
         project.set_setting(LOCAL_USER, info.name)
@@ -121,7 +135,7 @@ def add_user(project: Project, actor: str, name: str, roles: list[str]) -> UserI
 def list_users(project: Project) -> list[UserInfo]:
     with project.read() as session:
         users = session.scalars(select(User).order_by(User.name))
-        return [UserInfo(u.name, u.role_names) for u in users]
+        return [UserInfo(u.name, u.role_names, u.db_role) for u in users]
 
 
 def roles_of(project: Project, name: str | None) -> list[str]:
@@ -137,9 +151,15 @@ def resolve_actor(project: Project, requested: str | None, password: str | None 
     An empty or blank name is an error, never "whoever the default is". On a team store with
     logins (:func:`logins_required`) the actor must also prove who they are with ``password``.
     """
+    if requested is not None and not requested.strip():
+        raise ValidationError("an empty user name was given (--as or ANNOTATOR_USER)")
+    person = _walled_person(project)
+    if person is not None:  # PostgreSQL authenticated the connection: it is this person
+        if requested is not None and requested != person:
+            raise PermissionDenied(f"this connection is {person}'s login; it cannot act as"
+                                   f" {requested!r} (connect with that person's db_role)")
+        return person
     if requested is not None:
-        if not requested.strip():
-            raise ValidationError("an empty user name was given (--as or ANNOTATOR_USER)")
         actor = requested
     else:
         local = project.setting(LOCAL_USER)
@@ -147,6 +167,34 @@ def resolve_actor(project: Project, requested: str | None, password: str | None 
     if logins_required(project):
         authenticate(project, actor, password)
     return actor
+
+
+def connection_user(project: Project, requested: str | None = None) -> str | None:
+    """The person a walled store's connection logs in as (None: SQLite or the owner's URL);
+    PermissionDenied when ``requested`` names someone else or the role is no person's."""
+    person = _walled_person(project)
+    if person is not None and requested is not None and requested != person:
+        raise PermissionDenied(f"this connection is {person}'s login; it cannot act as"
+                               f" {requested!r} (connect with that person's db_role)")
+    return person
+
+
+def _walled_person(project: Project) -> str | None:
+    """On a walled store through a person's login role: that person (the database checked
+    the password). The owner's connection returns None (it acts as the names it is given);
+    any other role of the server is refused."""
+    if project.is_sqlite:
+        return None
+    with project.read() as session:
+        if not walled(session) or owns_store(session):
+            return None
+        person = connection_person(session)
+        if person is None:
+            raise PermissionDenied(
+                f"the database role {current_role(session)!r} is no login of this store:"
+                " connect as your own (its db_role in 'annotator users list --json')"
+            )
+        return person
 
 
 def logins_required(project: Project) -> bool:
@@ -159,6 +207,8 @@ def logins_required(project: Project) -> bool:
     if project.is_sqlite:
         return False
     with project.read() as session:
+        if walled(session) and not owns_store(session):
+            return False  # the server checked the login's password already
         return _any_password(session)
 
 
@@ -223,6 +273,12 @@ def set_password(project: Project, actor: str, name: str, password: str) -> None
     hashed = _hashed(password)
     owner = project.owner_connection()
     with project.tx() as session:
+        if walled(session) and not owner:  # the server's own login: its password only
+            if actor != name:
+                require(session, actor, Action.MANAGE_USERS)
+            _set_login_password(session, get_user(session, name), password)
+            record(session, actor, "password_set", after={"name": name})
+            return
         if project.is_sqlite or _any_password(session):
             if actor != name:
                 require(session, actor, Action.MANAGE_USERS)
@@ -231,6 +287,7 @@ def set_password(project: Project, actor: str, name: str, password: str) -> None
             user = get_user(session, name)
             _require_first_password(actor, user, owner)
         user.password_hash = hashed
+        _set_login_password(session, user, password)
         record(session, actor, "password_set", after={"name": name})
 
 
@@ -256,6 +313,7 @@ def reset_password(project: Project, name: str, password: str) -> None:
             raise PermissionDenied(f"{_NO_PASSWORD_YET}: the first one must be a curator's"
                                    f" own; {name} is not a curator")
         user.password_hash = hashed
+        _set_login_password(session, user, password)
         record(session, STORE_ADMIN_ACTOR, "password_set", after={"name": name})
 
 
@@ -295,8 +353,18 @@ def change_roles(
         for role in add:
             if role not in before:
                 user.roles.append(UserRole(role=role))
+        session.flush()
+        if walled(session):  # the person's login follows: the group role of each app role
+            sync_groups(session, name)
         if after != before:
             record(session, actor, "user_roles_changed",
                    before={"name": name, "roles": before}, after={"name": name, "roles": after})
         session.flush()
-        return UserInfo(user.name, sorted(user.role_names))
+        return UserInfo(user.name, sorted(user.role_names), user.db_role)
+
+
+def _set_login_password(session: Session, user: User, password: str) -> None:
+    """On a walled store: the password of ``user``'s PostgreSQL login (SCRAM-SHA-256)."""
+    if walled(session):
+        db_role = user.db_role or create_login(session, user.name)
+        set_login_password(session, user.name, db_role, password)

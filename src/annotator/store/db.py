@@ -34,8 +34,11 @@ class ReadOnlyViolation(RuntimeError):
     """A read transaction tried to change rows (a programming error, never user input)."""
 
 
-def make_engine(url: str) -> Engine:
-    """Create an engine for a ``sqlite:///`` or ``postgresql://`` URL."""
+def make_engine(url: str, password: str | None = None) -> Engine:
+    """Create an engine for a ``sqlite:///`` or ``postgresql://`` URL.
+
+    ``password``: the PostgreSQL login's (checked by the server; never put in the URL).
+    """
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
@@ -44,7 +47,8 @@ def make_engine(url: str) -> Engine:
         )
         _configure_sqlite(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    connect_args = {"password": password} if password is not None else {}
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
 def _configure_sqlite(engine: Engine) -> None:
@@ -140,6 +144,15 @@ def head_revision() -> str:
     return head
 
 
+def _owns(engine: Engine) -> bool:
+    """Whether the connection's role owns the store's tables (it can migrate them)."""
+    with engine.connect() as conn:
+        return bool(conn.execute(text(
+            "SELECT pg_has_role(current_user, c.relowner, 'USAGE') FROM pg_class c"
+            " WHERE c.oid = to_regclass('alembic_version')"
+        )).scalar())
+
+
 def current_revision(engine: Engine) -> str | None:
     """The schema revision stored in the database, or None for an empty database."""
     with engine.connect() as conn:
@@ -183,6 +196,12 @@ def upgrade(engine: Engine, where: str) -> None:
         raise ProjectError(
             f"{where} was written by a newer version of annotator (schema {stored}); "
             "install the newer version to open it"
+        )
+    if stored is not None and engine.dialect.name == "postgresql" and not _owns(engine):
+        raise ProjectError(
+            f"this store's schema is {stored}, this app needs {_head_from_files() or 'newer'}:"
+            " the store's administrator must migrate it first with its administrative URL"
+            " (annotator --project ADMIN_URL migrate)"
         )
     from alembic import command
 

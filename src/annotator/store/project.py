@@ -22,6 +22,7 @@ from annotator import __version__
 from annotator.errors import ConflictError, ProjectError, StoreUnavailable
 from annotator.store.db import (
     ReadOnlyViolation,
+    current_revision,
     make_engine,
     read_session_factory,
     read_transaction,
@@ -29,6 +30,7 @@ from annotator.store.db import (
     transaction,
     upgrade,
 )
+from annotator.store.db_roles import connection_person, current_role, owns_store, walled
 from annotator.store.images import ImageStore
 from annotator.store.schema import Case
 from annotator.store.settings import (
@@ -176,7 +178,10 @@ def is_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgresql+psycopg://", "sqlite://"))
 
 
-def open_project(location: str | Path, *, create: bool = True, backup: bool = True) -> Project:
+def open_project(
+    location: str | Path, *, create: bool = True, backup: bool = True,
+    password: str | None = None,
+) -> Project:
     """Open (and on first use create) the project at a folder path or a database URL.
 
     Raises ProjectError with one readable line: a folder that holds something else, a
@@ -203,16 +208,42 @@ def open_project(location: str | Path, *, create: bool = True, backup: bool = Tr
             _rolling_backup(folder)
         url = f"sqlite:///{db_file}"
     try:
-        engine = make_engine(url)
+        engine = make_engine(url, password)
         upgrade(engine, loc)
     except ProjectError:
         raise
     except Exception as exc:  # driver errors: unreachable server, corrupt file, ...
-        raise ProjectError(f"cannot open project {loc}: {_first_line(exc)}") from exc
+        raise ProjectError(f"cannot open project {_safe(loc)}: {_first_line(exc)}") from exc
     images = ImageStore(folder / "images" if folder is not None else None)
     project = Project(loc, engine, session_factory(engine), images, folder)
+    if not project.is_sqlite:
+        _refuse_strangers(project)
     _ensure_identity(project)
     return project
+
+
+def _safe(location: str) -> str:
+    """A location to show: a URL's password left out."""
+    if not is_url(location):
+        return location
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(location).render_as_string(hide_password=True)
+    except Exception:
+        return location.split("@")[-1]
+
+
+def _refuse_strangers(project: Project) -> None:
+    """A walled store reads nothing to a role that is neither its owner nor a person's login:
+    say so, instead of failing later on rows the policies hide."""
+    with project.read() as session:
+        if not walled(session) or owns_store(session) or connection_person(session):
+            return
+        role = current_role(session)
+    project.close()
+    raise ProjectError(f"the database role {role!r} is no login of this store: connect as your"
+                       " own login role (its db_role in 'annotator users list --json')")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -233,6 +264,11 @@ def _ensure_identity(project: Project) -> None:
             for option in missing:
                 if not get_setting(session, option):
                     put_setting(session, option, defaults[option]())
+
+
+def schema_revision(project: Project) -> str | None:
+    """The store's schema revision (the Alembic head it was migrated to)."""
+    return current_revision(project.engine)
 
 
 def project_is_empty(project: Project) -> bool:

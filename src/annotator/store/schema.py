@@ -70,7 +70,10 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     version: Mapped[int] = mapped_column(Integer, default=1)
     # Salted scrypt (domain/passwords.py); None: no login set (SQLite projects never need one).
-    password_hash: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    # Deferred: on a walled PostgreSQL store (0013_rls) app roles cannot read the column.
+    password_hash: Mapped[str | None] = mapped_column(String(300), nullable=True, deferred=True)
+    # The person's PostgreSQL login role on a walled team store (None on SQLite).
+    db_role: Mapped[str | None] = mapped_column(String(63), nullable=True, unique=True)
     roles: Mapped[list[UserRole]] = relationship(
         back_populates="user", cascade="all, delete-orphan", lazy="selectin"
     )
@@ -348,7 +351,8 @@ class SmeItem(_Imported, Base):
     test_case: Mapped[Any] = mapped_column(JSON)
     ground_truth: Mapped[Any] = mapped_column(JSON, nullable=True)
     output: Mapped[Any] = mapped_column(JSON)
-    system: Mapped[str] = mapped_column(String(200), default="")  # never shown to an SME
+    # Never shown to an SME; on a walled store hidden from annotators' roles (deferred).
+    system: Mapped[str] = mapped_column(String(200), default="", deferred=True)
     run: Mapped[int | None] = mapped_column(Integer, nullable=True)  # K runs of one output
     content_hash: Mapped[str] = mapped_column(String(64))
 
@@ -361,7 +365,9 @@ class SmeTask(Base):
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     item_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_items.id"), index=True)
     benchmark_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_benchmarks.id"), index=True)
-    automated: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Hidden from annotators' roles on a walled store until they submit (deferred; see
+    # store.db_roles.revealed_automated).
+    automated: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
 
 
 # --- Rated work: one family of tables for the three kinds of rated work (issue 21) ---------

@@ -22,6 +22,7 @@ from annotator.judging.sheet import Sheet, trajectory_key
 from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
 from annotator.services.users import allows, get_user, require
 from annotator.store.calibration import first_for
+from annotator.store.db_roles import item_count
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
@@ -115,7 +116,7 @@ def my_items(
         raise ValidationError(f"unknown queue state {state!r} (one of {', '.join(QUEUE_STATES)})")
     with project.read() as session:
         user = get_user(session, actor)
-        total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        total = item_count(session, "judge")
         rows = session.execute(
             select(JudgeItem.id, JudgeItem.position, PhysicianScore, JudgedRun)
             .join(PhysicianScore, PhysicianScore.item_id == JudgeItem.id)
@@ -153,7 +154,7 @@ def view(project: Project, actor: str, item_id: uuid.UUID) -> ScoringView:
     with project.read() as session:
         item = judge_item(session, item_id)
         mine = own_sheet(session, actor, item_id)
-        total = session.scalar(select(func.count()).select_from(JudgeItem)) or 0
+        total = item_count(session, "judge")
         judges: dict[str, dict[str, Any]] = {}
         if mine.submitted_at is not None:
             judges = judges_of(session, item_id)

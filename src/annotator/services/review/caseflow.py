@@ -8,8 +8,8 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.states import CaseState, case_state_after_submissions
 from annotator.services.rating import reopen_work
-from annotator.services.review.base import active_annotations
 from annotator.services.review.detect import on_enter_review
+from annotator.store.db_roles import item_states, reads_others
 from annotator.store.history import record
 from annotator.store.schema import Annotation, Case, utcnow
 
@@ -43,7 +43,8 @@ def lock_case(session: Session, case: Case) -> None:
 def refresh_case_state(session: Session, case: Case, actor: str) -> str:
     """Move the case to the state its annotations imply; record and revoke as needed."""
     lock_case(session, case)
-    states = [a.state for a in active_annotations(session, case)]
+    # On a walled store a rater reads only their own row: the database gives the states.
+    states = item_states(session, "case", case.id)
     new = case_state_after_submissions(CaseState(case.state), states)
     if new.value != case.state:
         before = case.state
@@ -55,7 +56,8 @@ def refresh_case_state(session: Session, case: Case, actor: str) -> str:
         if new is CaseState.IN_REVIEW:
             # Conflicts and reviewer letters are recorded the moment a case enters review.
             session.flush()
-            on_enter_review(session, case)
+            if reads_others(session):  # else detected when a senior opens the queue
+                on_enter_review(session, case)
     return case.state
 
 

@@ -20,6 +20,7 @@ from annotator.services.rating.engine import Loaded, RatingKind
 from annotator.services.sme.adjudication import submitted_by_task
 from annotator.services.sme.review import benchmark_of, own_task, task_parts
 from annotator.sme.verdict import check_field, cleaned, conflicts, missing_fields, stale_fields
+from annotator.store.db_roles import revealed_automated, walled
 from annotator.store.schema import SmeAdjudication, SmeVerdict
 
 
@@ -78,9 +79,10 @@ class SmeKind(RatingKind):
     def revealed(self, session: Session, loaded: Loaded) -> dict[str, Any] | None:
         """The automated verdict of a ``hybrid`` benchmark (None for the others)."""
         task, _item, bench = loaded.item
-        if bench.evaluator_type != "hybrid" or not task.automated:
+        if bench.evaluator_type != "hybrid":
             return None
-        return dict(task.automated)
+        automated = revealed_automated(session, task.id) if walled(session) else task.automated
+        return dict(automated) if automated else None
 
     def item_key(self, item: Any) -> str:
         return str(item[0].id)

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.permissions import Action
@@ -25,6 +25,7 @@ from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
 from annotator.sme.spec import Benchmark
 from annotator.sme.verdict import Verdict, missing_fields, stale_fields
 from annotator.store.calibration import first_for
+from annotator.store.db_roles import item_count, revealed_automated, walled
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
@@ -215,7 +216,7 @@ def queue(
         raise ValidationError(f"unknown queue state {state!r} (one of {', '.join(QUEUE_STATES)})")
     with project.read() as session:
         user = get_user(session, actor)
-        total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
+        total = item_count(session, "sme")
         query = (
             select(SmeVerdict, SmeItem, SmeBenchmark)
             .join(SmeTask, SmeTask.id == SmeVerdict.task_id)
@@ -253,13 +254,14 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
     """The blind view of one task: the item, the benchmark and the SME's own fields."""
     with project.read() as session:
         task, item, bench, mine = own_task(session, actor, task_id)
-        total = session.scalar(select(func.count()).select_from(SmeItem)) or 0
+        total = item_count(session, "sme")
         submitted = mine.state == "submitted"
         truth, output = item.ground_truth, item.output
         both = is_json(truth) and is_json(output)
         automated = None
         if submitted and bench.evaluator_type == "hybrid":
-            automated = dict(task.automated) if task.automated else None
+            got = revealed_automated(session, task.id) if walled(session) else task.automated
+            automated = dict(got) if got else None
         return VerdictView(
             task_id=task.id,
             item_id=item.item_id,

@@ -1,0 +1,361 @@
+"""The database as the wall (migration 0013_rls): psycopg connected straight to PostgreSQL as
+an annotator's own login role, bypassing the app, sees and changes only what the policies give.
+
+One demo store is built (as the owner) for the module: cases, SME verdicts with hybrid
+automated verdicts, judge scores, adjudications, bundles' settings and history.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from annotator.store.schema import Base
+from pg_roles import create_database, drop_database
+
+pytestmark = pytest.mark.postgres
+
+# Tables every app role reads whole, with the reason; any other table of the metadata needs
+# row-level security and an expectation below, so a new table without a policy fails here.
+PUBLIC_BY_DESIGN = {
+    "users": "names, roles and db_role (password_hash is column-revoked, tested below)",
+    "user_roles": "who holds which role: the pages' gates",
+    "history_chain": "the chain head every writer of history locks and advances",
+    "sme_benchmarks": "the benchmark specifications every SME reviews against",
+    "image_text_checks": "the pixel check of an image hash: boxes, never text or pixels",
+    "image_reviews": "a curator's redaction decision on an image hash",
+}
+
+# For each table with row-level security: the ids (as text) an annotator must see, computed by
+# the owner from the annotator's users.id (%(me)s) and name (%(name)s).
+MINE = "SELECT id FROM rated_work WHERE rater_id = %(me)s"
+# Cases assigned to the annotator, and those linked to judged outputs they score.
+MY_CASES = ("SELECT case_pk FROM rated_work WHERE rater_id = %(me)s AND case_pk IS NOT NULL"
+            " UNION SELECT j.case_pk FROM judge_items j JOIN rated_work w ON w.item_id = j.id"
+            " WHERE w.rater_id = %(me)s AND j.case_pk IS NOT NULL")
+EXPECTED = {
+    "rated_work": ("id", "SELECT id FROM rated_work WHERE rater_id = %(me)s"),
+    "decisions": ("id", "SELECT d.id FROM decisions d WHERE EXISTS (SELECT 1 FROM rated_work w"
+                  " WHERE w.rater_id = %(me)s AND w.kind = d.kind AND w.submitted_at IS NOT"
+                  " NULL AND (w.case_pk = d.case_pk OR w.task_id = d.task_id OR w.item_id ="
+                  " d.item_id))"),
+    "history": ("id", f"SELECT id FROM history WHERE actor = %(name)s OR annotation_id IN"
+                f" ({MINE})"),
+    "review_records": ("case_pk", "SELECT case_pk FROM review_records WHERE false"),
+    "detected_items": ("id", "SELECT id FROM detected_items WHERE false"),
+    "reviewer_letters": ("case_pk", "SELECT case_pk FROM reviewer_letters"
+                         " WHERE annotator_id = %(me)s"),
+    "cases": ("id", MY_CASES),
+    "case_revisions": ("id", f"SELECT id FROM case_revisions WHERE case_pk IN ({MY_CASES})"),
+    "case_images": ("id", "SELECT i.id FROM case_images i JOIN case_revisions r ON r.id ="
+                    f" i.revision_id WHERE r.case_pk IN ({MY_CASES})"),
+    "image_blobs": ("sha256", "SELECT i.sha256 FROM case_images i JOIN case_revisions r ON"
+                    f" r.id = i.revision_id WHERE r.case_pk IN ({MY_CASES})"),
+    "sme_tasks": ("id", "SELECT task_id FROM rated_work WHERE rater_id = %(me)s"
+                  " AND task_id IS NOT NULL"),
+    "sme_items": ("id", "SELECT t.item_pk FROM sme_tasks t JOIN rated_work w ON w.task_id ="
+                  " t.id WHERE w.rater_id = %(me)s"),
+    "judge_items": ("id", "SELECT item_id FROM rated_work WHERE rater_id = %(me)s"
+                    " AND item_id IS NOT NULL"),
+    "judged_runs": ("id", "SELECT j.run_id FROM judge_items j JOIN rated_work w ON"
+                    " w.item_id = j.id WHERE w.rater_id = %(me)s"),
+    "judge_mode_scores": ("item_id || mode", "SELECT s.item_id || s.mode FROM"
+                          " judge_mode_scores s JOIN rated_work w ON w.item_id = s.item_id"
+                          " WHERE w.rater_id = %(me)s AND w.submitted_at IS NOT NULL"),
+    # A calibration or gold item's reference: only once one's own work on it is submitted.
+    "quality_items": ("id", "SELECT q.id FROM quality_items q JOIN rated_work w ON w.kind ="
+                      " q.kind AND w.rater_id = %(me)s AND w.submitted_at IS NOT NULL"
+                      " LEFT JOIN cases c ON c.id = w.case_pk WHERE c.case_id = q.item_ref"
+                      " OR w.task_id::text = q.item_ref OR w.item_id::text = q.item_ref"),
+    "sync_bundles": ("id", "SELECT id FROM sync_bundles WHERE annotator_id = %(me)s"),
+    "sync_packages": ("id", "SELECT id FROM sync_packages WHERE annotator_id = %(me)s"),
+    "settings": ("key", "SELECT key FROM settings WHERE (key NOT LIKE 'bundle\\_key:%%' AND"
+                 " key <> 'package_secret' AND key NOT LIKE 'resume:%%')"
+                 " OR key = 'resume:' || %(name)s"),
+}
+ALEMBIC = "alembic_version"
+
+
+@pytest.fixture(scope="module")
+def store() -> Iterator[dict[str, Any]]:
+    """The demo built on a walled store; the annotators' login roles and ids."""
+    from annotator.services.demo import build_demo
+
+    name = create_database()
+    try:
+        url = f"postgresql://postgres@127.0.0.1:5432/{name}"
+        build_demo(url)
+        with psycopg.connect(_dsn(name, "postgres")) as conn:
+            people = {
+                row[0]: {"id": row[1], "db_role": row[2], "roles": row[3]}
+                for row in conn.execute(
+                    "SELECT u.name, u.id, u.db_role, array_agg(r.role) FROM users u"
+                    " JOIN user_roles r ON r.user_id = u.id GROUP BY 1, 2, 3"
+                )
+            }
+        yield {"db": name, "url": url, "people": people}
+    finally:
+        drop_database(name)
+
+
+def _dsn(db: str, role: str) -> str:
+    return f"host=127.0.0.1 port=5432 dbname={db} user={role}"
+
+
+def _annotators(store: dict[str, Any]) -> list[str]:
+    return sorted(n for n, p in store["people"].items() if p["roles"] == ["annotator"])
+
+
+def _as(store: dict[str, Any], person: str) -> psycopg.Connection:
+    return psycopg.connect(_dsn(store["db"], store["people"][person]["db_role"]))
+
+
+def _owner(store: dict[str, Any]) -> psycopg.Connection:
+    return psycopg.connect(_dsn(store["db"], "postgres"))
+
+
+def test_every_table_has_row_security_or_is_public_by_design(store: dict[str, Any]) -> None:
+    with _owner(store) as conn:
+        secured = {r[0]: r[1] for r in conn.execute(
+            "SELECT relname, relrowsecurity FROM pg_class WHERE relkind = 'r'"
+            " AND relnamespace = 'public'::regnamespace")}
+    for table in Base.metadata.tables:
+        if table in PUBLIC_BY_DESIGN:
+            assert not secured[table], f"{table} is listed public but has row security"
+        else:
+            assert secured[table], f"{table} holds rows without row-level security"
+            assert table in EXPECTED, f"{table}: say what an annotator may see of it"
+
+
+@pytest.mark.parametrize("table", sorted(EXPECTED))
+def test_an_annotator_sees_only_the_rows_the_policies_give(
+    store: dict[str, Any], table: str
+) -> None:
+    key, expected_sql = EXPECTED[table]
+    for person in _annotators(store):
+        me = store["people"][person]
+        params = {"me": me["id"], "name": person}
+        with _owner(store) as conn:
+            expected = {str(r[0]) for r in conn.execute(expected_sql, params)}
+            everything = {str(r[0]) for r in conn.execute(f"SELECT {key} FROM {table}")}
+        with _as(store, person) as conn:
+            seen = {str(r[0]) for r in conn.execute(f"SELECT {key} FROM {table}")}
+        assert seen == expected, (table, person)
+        if table in ("rated_work", "history", "cases", "sme_tasks"):
+            assert seen and seen != everything, (table, person)  # not vacuous
+
+
+def test_no_other_annotators_labels_verdicts_or_scores(store: dict[str, Any]) -> None:
+    first, second, *_ = _annotators(store)
+    other = store["people"][second]["id"]
+    with _owner(store) as conn:
+        theirs = conn.execute(
+            "SELECT kind, count(*) FROM rated_work WHERE rater_id = %s GROUP BY 1", (other,)
+        ).fetchall()
+        assert {k for k, _n in theirs} >= {"case", "sme"}
+    with _as(store, first) as conn:
+        assert conn.execute("SELECT count(*) FROM rated_work WHERE rater_id = %s",
+                            (other,)).fetchone() == (0,)
+        # Their words in the history (label edits, comments, verdict fields) neither.
+        assert conn.execute("SELECT count(*) FROM history WHERE actor = %s",
+                            (second,)).fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM detected_items").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(("table", "column"), [
+    ("sme_items", "system"), ("sme_tasks", "automated"), ("users", "password_hash")
+])
+def test_hidden_columns_are_refused(store: dict[str, Any], table: str, column: str) -> None:
+    person = _annotators(store)[0]
+    with _as(store, person) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(f"SELECT {column} FROM {table}")
+
+
+def test_a_hybrid_verdict_is_revealed_only_after_submitting(store: dict[str, Any]) -> None:
+    with _owner(store) as conn:
+        rows = conn.execute(
+            "SELECT u.name, t.id, w.state FROM sme_tasks t"
+            " JOIN sme_benchmarks b ON b.id = t.benchmark_id"
+            " JOIN rated_work w ON w.task_id = t.id JOIN users u ON u.id = w.rater_id"
+            " WHERE b.evaluator_type = 'hybrid' AND t.automated IS NOT NULL"
+            " AND u.name = ANY(%s)", (_annotators(store),)
+        ).fetchall()
+    submitted = [(n, t) for n, t, s in rows if s == "submitted"]
+    assert submitted
+    for name, task in submitted:
+        with _as(store, name) as conn:
+            assert conn.execute("SELECT annotator_revealed_automated(%s)",
+                                (task,)).fetchone()[0] is not None
+    # A task someone else submitted, asked by an annotator not submitted on it: nothing.
+    for name in _annotators(store):
+        mine = {t for n, t, s in rows if n == name and s == "submitted"}
+        foreign = [t for _n, t, _s in rows if t not in mine]
+        if foreign:
+            with _as(store, name) as conn:
+                assert conn.execute("SELECT annotator_revealed_automated(%s)",
+                                    (foreign[0],)).fetchone() == (None,)
+            return
+    pytest.fail("no hybrid task outside some annotator's own submitted ones")
+
+
+def test_another_raters_rows_cannot_be_changed_or_deleted(store: dict[str, Any]) -> None:
+    first, second, *_ = _annotators(store)
+    other = store["people"][second]["id"]
+    with _owner(store) as conn:
+        before = conn.execute("SELECT id, version, values::text FROM rated_work"
+                              " WHERE rater_id = %s ORDER BY id", (other,)).fetchall()
+    with _as(store, first) as conn:
+        changed = conn.execute("UPDATE rated_work SET values = '{}' WHERE rater_id = %s",
+                               (other,)).rowcount
+        deleted = conn.execute("DELETE FROM rated_work WHERE rater_id = %s", (other,)).rowcount
+        own = conn.execute("DELETE FROM rated_work WHERE rater_id = %s",
+                           (store["people"][first]["id"],)).rowcount
+        conn.commit()
+    assert (changed, deleted, own) == (0, 0, 0)  # deleting is a curator's, even one's own
+    with _owner(store) as conn:
+        after = conn.execute("SELECT id, version, values::text FROM rated_work"
+                             " WHERE rater_id = %s ORDER BY id", (other,)).fetchall()
+    assert after == before
+
+
+def test_no_app_role_may_update_or_delete_history(store: dict[str, Any]) -> None:
+    for person in (*_annotators(store)[:1], "Sam Curator"):
+        for statement in ("UPDATE history SET actor = actor", "DELETE FROM history"):
+            with _as(store, person) as conn, pytest.raises(
+                psycopg.errors.InsufficientPrivilege
+            ):
+                conn.execute(statement)
+
+
+def _history_row(actor: str) -> dict[str, Any]:
+    return {"id": uuid.uuid4(), "actor": actor}
+
+
+def test_history_rows_are_written_in_ones_own_name_only(store: dict[str, Any]) -> None:
+    first, second, *_ = _annotators(store)
+    insert = ("INSERT INTO history (id, at, actor, action, detail) VALUES"
+              " (%(id)s, now(), %(actor)s, 'label_set', '{}')")
+    with _as(store, first) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(insert, _history_row(second))
+    with _as(store, first) as conn:
+        conn.execute(insert, _history_row(first))  # allowed, and rolled back here
+        conn.rollback()
+
+
+def test_adjudicator_reads_submitted_work_and_curator_everything(store: dict[str, Any]) -> None:
+    senior = next(n for n, p in store["people"].items() if p["roles"] == ["adjudicator"])
+    with _owner(store) as conn:
+        total = conn.execute("SELECT count(*) FROM rated_work").fetchone()
+        submitted = conn.execute("SELECT count(*) FROM rated_work"
+                                 " WHERE submitted_at IS NOT NULL").fetchone()
+    with _as(store, senior) as conn:
+        assert conn.execute("SELECT count(*) FROM rated_work").fetchone() == submitted
+    with _as(store, "Sam Curator") as conn:
+        assert conn.execute("SELECT count(*) FROM rated_work").fetchone() == total
+        assert conn.execute("SELECT count(system) FROM sme_items").fetchone()[0] > 0
+
+
+def test_the_database_refuses_strangers_and_other_stores(store: dict[str, Any]) -> None:
+    """CONNECT was revoked from PUBLIC; a login of this store is no curator elsewhere."""
+    with _owner(store) as conn:
+        granted = conn.execute(
+            "SELECT has_database_privilege('public', current_database(), 'CONNECT')"
+        ).fetchone()
+    assert granted == (False,)
+    person = _annotators(store)[0]
+    with _as(store, person) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("SELECT annotator_create_login(%s)", (person,))
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "annotator", *argv], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_app_acts_as_the_connections_person(store: dict[str, Any]) -> None:
+    first, second, *_ = _annotators(store)
+    role = store["people"][first]["db_role"]
+    url = f"postgresql://{role}@127.0.0.1:5432/{store['db']}"
+    listed = _cli("--project", url, "users", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert {u["name"]: u["db_role"] for u in json.loads(listed.stdout)}[first] == role
+    refused = _cli("--project", url, "--as", second, "review", "--list")
+    assert refused.returncode != 0
+    assert f"this connection is {first}'s login" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    blind = _cli("--project", url, "review", "--list")  # the service's clear message too
+    assert blind.returncode != 0 and "adjudicator or curator role" in blind.stderr
+
+
+def test_history_verify_needs_a_reader_of_the_whole_history(store: dict[str, Any]) -> None:
+    first = _annotators(store)[0]
+    mine = f"postgresql://{store['people'][first]['db_role']}@127.0.0.1:5432/{store['db']}"
+    refused = _cli("--project", mine, "history-verify")
+    assert refused.returncode == 2 and "curator or adjudicator role" in refused.stderr
+    curator = store["people"]["Sam Curator"]["db_role"]
+    done = _cli("--project", f"postgresql://{curator}@127.0.0.1:5432/{store['db']}",
+                "history-verify")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_wall_comes_down_and_up_again(backend: str, tmp_path: Any) -> None:
+    """0013_rls downgrades (policies, functions, the store's roles, db_role) and upgrades."""
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from annotator.store.db import _alembic_config, make_engine
+
+    name = create_database() if backend == "postgres" else ""  # skips without the server
+    url = (f"postgresql://postgres@127.0.0.1:5432/{name}" if name
+           else f"sqlite:///{tmp_path / 'p.sqlite'}")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(_alembic_config(conn), "0013_rls")
+            if name:
+                conn.execute(text("INSERT INTO users (id, name, created_at, version) VALUES"
+                                  " (gen_random_uuid(), 'a1', now(), 1)"))
+                conn.execute(text("SELECT annotator_create_login('a1')"))
+            command.downgrade(_alembic_config(conn), "0012_scale_indexes")
+            assert "db_role" not in {c["name"] for c in inspect(conn).get_columns("users")}
+            if name:
+                left = conn.execute(text(
+                    "SELECT count(*) FROM pg_roles WHERE starts_with(rolname, :p)"
+                ), {"p": name[:26]}).scalar()
+                secured = conn.execute(text(
+                    "SELECT count(*) FROM pg_class WHERE relrowsecurity")).scalar()
+                assert (left, secured) == (0, 0)
+            command.upgrade(_alembic_config(conn), "0013_rls")
+    finally:
+        engine.dispose()
+        if name:
+            drop_database(name)
+
+
+def test_a_person_facing_a_schema_behind_is_told_who_migrates(store: dict[str, Any]) -> None:
+    from annotator.errors import ProjectError
+    from annotator.store.project import open_project
+
+    first = _annotators(store)[0]
+    mine = f"postgresql://{store['people'][first]['db_role']}@127.0.0.1:5432/{store['db']}"
+    with _owner(store) as conn:
+        head = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        conn.execute("UPDATE alembic_version SET version_num = '0012_scale_indexes'")
+        conn.commit()
+        try:
+            with pytest.raises(ProjectError) as behind:
+                open_project(mine)
+        finally:
+            conn.execute("UPDATE alembic_version SET version_num = %s", (head,))
+            conn.commit()
+    assert "administrator must migrate it" in str(behind.value)
+    assert "annotator --project ADMIN_URL migrate" in str(behind.value)

@@ -175,3 +175,15 @@ def test_the_stuck_limit_is_the_curators(make_window, qtbot, gui_project) -> Non
     assert gui_project.setting(STUCK_AFTER_DAYS) == 0
     assert page.snapshot.stuck_after_days == 0 and page.snapshot.stuck_total > 0
     assert page.stuck_list.count() == len(page.snapshot.stuck) and page.stuck_list.isVisibleTo(page)
+
+
+def test_the_desk_shows_the_quality_view_to_seniors(  # type: ignore[no-untyped-def]
+    make_window, qtbot, gui_project
+) -> None:
+    from annotator.services.quality import snapshot
+
+    page = _desk(make_window(user="cu"), qtbot)
+    view = page.quality_view
+    assert view is not None
+    qtbot.waitUntil(lambda: view.snapshot is not None, timeout=15_000)
+    assert view.snapshot.as_json() == snapshot(gui_project, "cu").as_json()

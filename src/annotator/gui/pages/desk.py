@@ -45,6 +45,7 @@ from annotator.gui.desk.cards import FigureCard, ProgressRow, align
 from annotator.gui.desk.chart import SubmissionsChart
 from annotator.gui.desk.models import AnnotatorTableModel
 from annotator.gui.permits import guard, why_not
+from annotator.gui.quality.view import QualityView
 from annotator.gui.workers import run_in_background
 from annotator.services.desk import (
     MAX_STUCK_DAYS,
@@ -52,6 +53,7 @@ from annotator.services.desk import (
     desk_snapshot,
     set_stuck_after_days,
 )
+from annotator.services.quality import snapshot as quality_snapshot
 
 PAGE_ID = "desk"
 REFRESH = ActionSpec("desk.refresh", "Refresh the desk", "F5", "Desk", context="page")
@@ -119,6 +121,13 @@ class DeskPage(QWidget):
         self._progress()
         self._chart_and_stuck()
         self.body.addStretch(1)
+        # Physicians' quality (calibration, repeats, gold, time, latent classes), for the
+        # roles that may read it; read off the GUI thread after the desk's own figures.
+        self.quality_view: QualityView | None = None
+        if why_not(context, Action.READ_QUALITY) is None:
+            self.quality_view = QualityView()
+            self.quality_view.setMinimumHeight(360)
+            self.add_section("Quality", self.quality_view)
         outer.addWidget(self._actions_column())
         self.registry.register(REFRESH, self.refresh, self, page=PAGE_ID)
 
@@ -274,6 +283,14 @@ class DeskPage(QWidget):
         self.status.setText(f"Figures of {snapshot.at:%H:%M:%S} UTC")
         self._done = True
         self.refreshed.emit()
+        if self.quality_view is not None:
+            project, user = self.context.project, self.context.user or ""
+            run_in_background(lambda: quality_snapshot(project, user),
+                              self.quality_view.set_snapshot, self._quality_failed)
+
+    def _quality_failed(self, exc: BaseException) -> None:
+        if self.quality_view is not None:
+            self.quality_view.summary.setText(f"The quality figures could not be read: {exc}")
 
     def _failed(self, exc: BaseException) -> None:
         self._running = 0

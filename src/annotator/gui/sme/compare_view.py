@@ -41,6 +41,17 @@ DRIFT = COLUMNS.index("drift")
 DRIFT_WIDTH = 120
 
 
+def results_cell(text: str, rubric: bool) -> QTableWidgetItem:
+    """One cell of a results table; a rubric's row is shaded and bold."""
+    cell = QTableWidgetItem(text)
+    if rubric:
+        cell.setBackground(theme.qcolour("rubric"))
+        font = cell.font()
+        font.setBold(True)
+        cell.setFont(font)
+    return cell
+
+
 class CompareView(QWidget):
     def __init__(self, context: GuiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,12 +141,7 @@ class CompareView(QWidget):
         self.table.setRowCount(len(rows))
         for r, (rubric, cells) in enumerate(rows):
             for c, text in enumerate(cells):
-                cell = QTableWidgetItem(text)
-                if rubric:
-                    cell.setBackground(theme.qcolour("rubric"))
-                    font = cell.font()
-                    font.setBold(True)
-                    cell.setFont(font)
+                cell = results_cell(text, rubric)
                 if c == CONCLUSION and text in ("B better", "B worse"):
                     cell.setForeground(theme.qcolour("success" if text == "B better"
                                                      else "danger"))

@@ -9,8 +9,9 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from annotator.errors import AnnotatorError
@@ -26,6 +27,18 @@ MAX_PASSWORD_FILE_BYTES = 64 * 2**10
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+def write_outputs(
+    args: argparse.Namespace, write: Callable[[Path], Iterable[Path]],
+    as_json: Callable[[], Any],
+) -> None:
+    """A report command's ``--out DIR`` (each file written is named) and ``--json``."""
+    if args.out:
+        for path in write(args.out):
+            print(f"wrote {path}")
+    if args.json:
+        print_json(as_json())
 
 
 def project_of(args: argparse.Namespace) -> Project:

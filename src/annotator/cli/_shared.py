@@ -29,6 +29,15 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
 
 
+def add_command(
+    subparsers: Any, name: str, help_: str, func: Callable[[argparse.Namespace], int]
+) -> argparse.ArgumentParser:
+    """A subcommand running ``func``, whose ``--help`` opens with its one-line help."""
+    p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_, description=help_)
+    p.set_defaults(func=func)
+    return p
+
+
 def write_outputs(
     args: argparse.Namespace, write: Callable[[Path], Iterable[Path]],
     as_json: Callable[[], Any],

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -194,18 +194,22 @@ def bca_bounds(
     return float(low), float(high)
 
 
+class IntervalOptions(TypedDict, total=False):
+    """The keyword options of :func:`bootstrap_ci` (:func:`bootstrap_interval`'s defaults)."""
+
+    min_cases: int
+    confidence: float
+
+
 def bootstrap_ci(
     per_case_stats: npt.ArrayLike,
     statistic: Callable[[FloatArray], float | None],
     n_resamples: int = 1000,
     seed: int = 0,
-    *,
-    min_cases: int = MIN_CASES,
-    confidence: float = 0.95,
+    **options: Unpack[IntervalOptions],
 ) -> tuple[float, float] | None:
     """The interval of :func:`bootstrap_interval` alone (undefined resamples dropped)."""
-    ci = bootstrap_interval(per_case_stats, statistic, n_resamples, seed,
-                            min_cases=min_cases, confidence=confidence)
+    ci = bootstrap_interval(per_case_stats, statistic, n_resamples, seed, **options)
     return None if ci is None else ci.interval
 
 
@@ -269,21 +273,24 @@ def case_bootstrap_interval(
     return bootstrap_interval(sums, parts.from_sums, n_resamples, seed, min_cases=min_cases)
 
 
+class CaseBootstrapOptions(TypedDict, total=False):
+    """The keyword options of :func:`case_bootstrap_interval` (its defaults apply)."""
+
+    n_categories: int | None
+    level: Level | None
+    weights: Weights
+    values: Sequence[float] | None
+    n_resamples: int
+    seed: int
+    min_cases: int
+
+
 def case_bootstrap(
     matrix: npt.ArrayLike,
     case_ids: Sequence[Hashable],
     coefficient: Coefficient,
-    *,
-    n_categories: int | None = None,
-    level: Level | None = None,
-    weights: Weights = None,
-    values: Sequence[float] | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    min_cases: int = MIN_CASES,
+    **options: Unpack[CaseBootstrapOptions],
 ) -> tuple[float, float] | None:
-    """The interval of :func:`case_bootstrap_interval` alone."""
-    ci = case_bootstrap_interval(matrix, case_ids, coefficient, n_categories=n_categories,
-                                 level=level, weights=weights, values=values,
-                                 n_resamples=n_resamples, seed=seed, min_cases=min_cases)
+    """The interval of :func:`case_bootstrap_interval` alone (the same options)."""
+    ci = case_bootstrap_interval(matrix, case_ids, coefficient, **options)
     return None if ci is None else ci.interval

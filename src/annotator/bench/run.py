@@ -149,25 +149,14 @@ def _import_figures(
     if not drafts.exists():
         write_drafts(drafts, cases)
     baseline = statistics.median(timed(lambda: read_and_hash(drafts), runs))
-    times: list[float] = []
-    peaks: list[float] = []
-    for run in range(runs):
-        say(f"import run {run + 1}/{runs}")
-        target = root / f"import-{run}"
-        shutil.rmtree(target, ignore_errors=True)
-        out = _child(["import", str(drafts), str(target)])
-        times.append(out["seconds"])
-        peaks.append(out["peak_rss_mb"])
-        shutil.rmtree(target, ignore_errors=True)
+    outs = _child_runs(["import", str(drafts)], root / "import", runs, say, "import run")
+    times = [out["seconds"] for out in outs]
+    peaks = [out["peak_rss_mb"] for out in outs]
     result = figure(times, baseline, None)
     result["target"] = "within 3x of reading and hashing the files"
-    unchecked: list[float] = []
-    for run in range(runs):
-        say(f"import without the burned-in text check, run {run + 1}/{runs}")
-        target = root / f"import-unchecked-{run}"
-        shutil.rmtree(target, ignore_errors=True)
-        unchecked.append(_child(["import-unchecked", str(drafts), str(target)])["seconds"])
-        shutil.rmtree(target, ignore_errors=True)
+    unchecked = [out["seconds"] for out in _child_runs(
+        ["import-unchecked", str(drafts)], root / "import-unchecked", runs, say,
+        "import without the burned-in text check, run")]
     without = figure(unchecked, None, None)
     text_check = figure(times, statistics.median(unchecked), None)
     text_check["target"] = "import within 1.5x of import without the burned-in text check"
@@ -175,12 +164,31 @@ def _import_figures(
             "import_text_check": text_check, "peak_rss_mb": round(max(peaks), 1)}
 
 
-def _child(args: list[str]) -> dict[str, Any]:
-    """Run ``annotator.bench.child`` (a fresh interpreter) and read its JSON answer."""
-    done = subprocess.run([sys.executable, "-m", "annotator.bench.child", *args],
-                          capture_output=True, text=True, check=False)
+def _child_runs(
+    args: list[str], prefix: Path, runs: int, say: Callable[[str], None], label: str
+) -> list[dict[str, Any]]:
+    """``runs`` bench children ``args + [prefix-N]``, each into a fresh folder removed after."""
+    outs = []
+    for run in range(runs):
+        say(f"{label} {run + 1}/{runs}")
+        target = prefix.with_name(f"{prefix.name}-{run}")
+        shutil.rmtree(target, ignore_errors=True)
+        outs.append(_child([*args, str(target)]))
+        shutil.rmtree(target, ignore_errors=True)
+    return outs
+
+
+def _child(
+    args: list[str], *, module: str = "annotator.bench.child", what: str | None = None,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run ``module`` (a fresh interpreter, ``annotator.bench.child`` by default) and read
+    its JSON answer (the last line it prints)."""
+    done = subprocess.run([sys.executable, "-m", module, *args],
+                          capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
-        raise RuntimeError(f"bench child {args[0]} failed: {done.stderr.strip()[-2000:]}")
+        name = what or f"bench child {args[0]}"
+        raise RuntimeError(f"{name} failed: {done.stderr.strip()[-2000:]}")
     answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return answer
 
@@ -223,13 +231,8 @@ def _agreement(project_dir: Path, runs: int, say: Callable[[str], None]) -> dict
 def _export(project_dir: Path, root: Path, runs: int, say: Callable[[str], None]) -> dict[str, Any]:
     images = project_dir / "images"
     baseline = statistics.median(timed(lambda: copy_tree(images, root), runs))
-    times = []
-    for run in range(runs):
-        say(f"export run {run + 1}/{runs}")
-        target = root / f"release-{run}"
-        shutil.rmtree(target, ignore_errors=True)
-        times.append(_child(["export", str(project_dir), str(target)])["seconds"])
-        shutil.rmtree(target, ignore_errors=True)
+    times = [out["seconds"] for out in _child_runs(
+        ["export", str(project_dir)], root / "release", runs, say, "export run")]
     result = figure(times, baseline, None)
     result["target"] = "within 2x of copying the files"
     result["first_run_s"] = round(times[0], 6)  # DICOM renders not yet cached
@@ -271,13 +274,8 @@ def measure_gui(project_dir: Path, runs: int, keys: list[str]) -> dict[str, Any]
 
 
 def _gui_child(args: list[str]) -> dict[str, Any]:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, "-m", "annotator.gui.bench_probe", *args],
-                          capture_output=True, text=True, check=False, env=env)
-    if done.returncode != 0:
-        raise RuntimeError(f"GUI bench probe failed: {done.stderr.strip()[-2000:]}")
-    answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return answer
+    return _child(args, module="annotator.gui.bench_probe", what="GUI bench probe",
+                  env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
 
 
 def format_table(results: dict[str, Any]) -> str:

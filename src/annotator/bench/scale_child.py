@@ -12,12 +12,11 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from annotator.bench.run import ANNOTATORS
+from annotator.bench.run import ANNOTATORS, timed
 from annotator.bench.scale import TARGETS
 from annotator.bench.synth import CURATOR, SENIOR, annotator_names
 from annotator.services import annotating, kinds, workspace
@@ -35,15 +34,6 @@ def _figure(key: str, times: list[float]) -> dict[str, Any]:
             "max_s": round(max(times), 6), "runs": len(times), "target_s": TARGETS.get(key)}
 
 
-def _timed(fn: Callable[[], object], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
 def measure(project: Project, runs: int) -> dict[str, Any]:
     user = annotator_names(ANNOTATORS)[0]
     rows = workspace.case_list(project, user).rows
@@ -51,20 +41,20 @@ def measure(project: Project, runs: int) -> dict[str, Any]:
     case_id = rows[len(rows) // 2].case_id
     out: dict[str, Any] = {"user_cases": len(rows)}
     out["case_list_refresh"] = _figure(
-        "case_list_refresh", _timed(lambda: workspace.case_list(project, user), runs))
+        "case_list_refresh", timed(lambda: workspace.case_list(project, user), runs))
     filters: list[float] = []
     for show in workspace.FILTERS:
-        filters += _timed(partial(workspace.case_list, project, user, show=show), runs)
-    filters += _timed(lambda: workspace.case_list(project, user, search="bench-00042"), runs)
+        filters += timed(partial(workspace.case_list, project, user, show=show), runs)
+    filters += timed(lambda: workspace.case_list(project, user, search="bench-00042"), runs)
     out["case_filter"] = _figure("case_filter", filters)
     out["edit_saved"] = _figure("edit_saved", _edits(project, user, untouched or [case_id], runs))
     out["review_queue"] = _figure(
-        "review_queue", _timed(lambda: case_queue(project, SENIOR), runs))
-    out["status"] = _figure("status", _timed(lambda: project_status(project), runs))
+        "review_queue", timed(lambda: case_queue(project, SENIOR), runs))
+    out["status"] = _figure("status", timed(lambda: project_status(project), runs))
     out["desk_figures"] = _figure(
-        "desk_figures", _timed(lambda: desk_snapshot(project, CURATOR), runs))
+        "desk_figures", timed(lambda: desk_snapshot(project, CURATOR), runs))
     out["case_history"] = _figure(
-        "case_history", _timed(lambda: case_history(project, CURATOR, case_id), runs))
+        "case_history", timed(lambda: case_history(project, CURATOR, case_id), runs))
     out["agreement_incremental"] = _figure(
         "agreement_incremental", _agreement_after_submit(project, user, untouched, runs))
     return out

@@ -9,8 +9,9 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from annotator.errors import AnnotatorError
@@ -26,6 +27,27 @@ MAX_PASSWORD_FILE_BYTES = 64 * 2**10
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+def add_command(
+    subparsers: Any, name: str, help_: str, func: Callable[[argparse.Namespace], int]
+) -> argparse.ArgumentParser:
+    """A subcommand running ``func``, whose ``--help`` opens with its one-line help."""
+    p: argparse.ArgumentParser = subparsers.add_parser(name, help=help_, description=help_)
+    p.set_defaults(func=func)
+    return p
+
+
+def write_outputs(
+    args: argparse.Namespace, write: Callable[[Path], Iterable[Path]],
+    as_json: Callable[[], Any],
+) -> None:
+    """A report command's ``--out DIR`` (each file written is named) and ``--json``."""
+    if args.out:
+        for path in write(args.out):
+            print(f"wrote {path}")
+    if args.json:
+        print_json(as_json())
 
 
 def project_of(args: argparse.Namespace) -> Project:

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from annotator.cli._shared import actor_of, print_json, project_of
-from annotator.cli.quality import add_repeat_flags, run_repeats
+from annotator.cli._shared import actor_of, print_json, project_of, write_outputs
+from annotator.cli.quality import add_assign_parser, assign_items
 from annotator.judging.report import INTERVAL_NOTE, issue_json, table9_cells, write_reports
 from annotator.services import kinds
 from annotator.services.judging.agreement import judge_agreement
@@ -16,7 +16,6 @@ from annotator.services.judging.imports import import_runs
 from annotator.services.judging.review import item_of, list_conflicts
 from annotator.services.judging.scoring import assign
 from annotator.services.judging.sheets import import_scores_csv
-from annotator.services.rating.repeats import check_rate
 
 
 def register(subparsers: Any) -> None:
@@ -25,10 +24,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN")
     p.set_defaults(func=cmd_import)
 
-    p = subparsers.add_parser("judge-assign", help="give every judged output k physicians")
-    p.add_argument("--per-item", type=int, default=2, metavar="K")
-    add_repeat_flags(p)
-    p.set_defaults(func=cmd_assign)
+    add_assign_parser(subparsers, "judge-assign", "give every judged output k physicians",
+                      cmd_assign)
 
     p = subparsers.add_parser("judge-scores", help="import physicians' spreadsheet scores")
     p.add_argument("file", type=Path, metavar="FILE.csv")
@@ -61,11 +58,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
-    project = project_of(args)
-    check_rate(args.repeat_rate, args.repeat_after)
-    print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
-    run_repeats(args, "judge")
-    return 0
+    return assign_items(args, assign, "judge")
 
 
 def cmd_scores(args: argparse.Namespace) -> int:
@@ -115,12 +108,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 def cmd_agreement(args: argparse.Namespace) -> int:
     project = project_of(args)
     report = judge_agreement(project, actor_of(project, args))
-    if args.out:
-        for path in write_reports(report, args.out):
-            print(f"wrote {path}")
-    if args.json:
-        print_json(issue_json(report))
-    elif not args.out:
+    write_outputs(args, lambda out: write_reports(report, out), lambda: issue_json(report))
+    if not args.json and not args.out:
         raters = report["raters"]
         print("macro binary agreement (Table 9 layout)")
         print("".ljust(16) + "".join(r[:33].ljust(34) for r in raters[1:]))

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from annotator.cli._shared import actor_of, print_json, project_of
+from annotator.cli._shared import actor_of, project_of, write_outputs
 from annotator.errors import ValidationError
 from annotator.services.kinds import KINDS
 from annotator.services.quality import (
@@ -22,6 +23,7 @@ from annotator.services.quality import (
     write_quality,
 )
 from annotator.services.rating.repeats import add_repeats, check_rate
+from annotator.store.project import Project
 
 
 def add_repeat_flags(p: argparse.ArgumentParser) -> None:
@@ -30,6 +32,27 @@ def add_repeat_flags(p: argparse.ArgumentParser) -> None:
                    help="serve this share of each rater's submitted items again, hidden")
     p.add_argument("--repeat-after", type=float, metavar="DAYS",
                    help="with --repeat-rate: days after the first rating (default 14)")
+
+
+def add_assign_parser(
+    subparsers: Any, name: str, help_: str, func: Callable[[argparse.Namespace], int]
+) -> None:
+    """An ``assign`` command of reviewed items: ``--per-item K`` and the repeat flags."""
+    p = subparsers.add_parser(name, help=help_)
+    p.add_argument("--per-item", type=int, default=2, metavar="K")
+    add_repeat_flags(p)
+    p.set_defaults(func=func)
+
+
+def assign_items(
+    args: argparse.Namespace, assign: Callable[[Project, str, int], int], kind: str
+) -> int:
+    """An ``assign`` command of reviewed items: ``--per-item`` each, then its repeats."""
+    project = project_of(args)
+    check_rate(args.repeat_rate, args.repeat_after)
+    print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
+    run_repeats(args, kind)
+    return 0
 
 
 def run_repeats(args: argparse.Namespace, kind: str) -> None:
@@ -79,12 +102,8 @@ def register(subparsers: Any) -> None:
 def cmd_quality(args: argparse.Namespace) -> int:
     project = project_of(args)
     snap = snapshot(project, actor_of(project, args))
-    if args.out:
-        for path in write_quality(snap, args.out):
-            print(f"wrote {path}")
-    if args.json:
-        print_json(snap.as_json())
-    elif not args.out:
+    write_outputs(args, lambda out: write_quality(snap, out), snap.as_json)
+    if not args.json and not args.out:
         for row in summary_rows(snap):
             print("  ".join(f"{k}={v}" for k, v in row.items()))
         print(json.dumps(snap.items))

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
+from annotator.cli._shared import (
+    EXIT_FAILED,
+    actor_of,
+    add_command,
+    print_json,
+    project_of,
+)
 from annotator.services.pixel_review import (
     RedactionError,
     accept_suggested,
@@ -20,9 +26,10 @@ from annotator.services.pixel_review import (
 
 def register(subparsers: Any) -> None:
     """Add ``redact`` to the ``annotator`` parser."""
-    help_ = "images that may show burned-in text: check, list, redact or clear (curators)"
-    p = subparsers.add_parser("redact", help=help_, description=help_)
-    p.set_defaults(func=cmd_redact)
+    p = add_command(
+        subparsers, "redact",
+        "images that may show burned-in text: check, list, redact or clear (curators)",
+        cmd_redact)
     p.add_argument("target", nargs="*", metavar="CASE [IMAGE]",
                    help="a case and one of its draft image paths; with --accept-suggested,"
                         " the cases to limit it to")

@@ -11,11 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from annotator.agreement.intervals import Interval, interval_text
-from annotator.cli._shared import EXIT_FAILED, actor_of, print_json, project_of
-from annotator.cli.quality import add_repeat_flags, run_repeats
+from annotator.cli._shared import (
+    EXIT_FAILED,
+    actor_of,
+    print_json,
+    project_of,
+    write_outputs,
+)
+from annotator.cli.quality import add_assign_parser, assign_items
 from annotator.errors import ValidationError
 from annotator.services import kinds
-from annotator.services.rating.repeats import check_rate
 from annotator.services.sme.adjudication import list_conflicts
 from annotator.services.sme.imports import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme.results import compare, results
@@ -39,10 +44,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.set_defaults(func=cmd_items)
 
-    p = subparsers.add_parser("sme-assign", help="give every SME review item k SMEs")
-    p.add_argument("--per-item", type=int, default=2, metavar="K")
-    add_repeat_flags(p)
-    p.set_defaults(func=cmd_assign)
+    add_assign_parser(subparsers, "sme-assign", "give every SME review item k SMEs", cmd_assign)
 
     p = subparsers.add_parser("sme-queue", help="the acting SME's review queue")
     p.add_argument("--benchmark", metavar="CODE")
@@ -96,11 +98,7 @@ def cmd_items(args: argparse.Namespace) -> int:
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
-    project = project_of(args)
-    check_rate(args.repeat_rate, args.repeat_after)
-    print(f"{assign(project, actor_of(project, args), args.per_item)} assignment(s) added")
-    run_repeats(args, "sme")
-    return 0
+    return assign_items(args, assign, "sme")
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
@@ -170,11 +168,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     project = project_of(args)
     a, b = args.compare
     found = compare(project, actor_of(project, args), a, b, seed=args.seed)
-    if args.out:
-        for path in write_comparison(found, args.out):
-            print(f"wrote {path}")
+    write_outputs(args, lambda out: write_comparison(found, out), found.as_json)
     if args.json:
-        print_json(found.as_json())
         return 0
     print(f"{b} - {a}: mean normalised score and pass rate, 95% intervals")
     for c in found.benchmarks:
@@ -205,12 +200,8 @@ def cmd_results(args: argparse.Namespace) -> int:
         return cmd_compare(args)
     project = project_of(args)
     found = results(project, actor_of(project, args), seed=args.seed)
-    if args.out:
-        for path in write_reports(found, args.out):
-            print(f"wrote {path}")
-    if args.json:
-        print_json(found.as_json())
-    elif not args.out:
+    write_outputs(args, lambda out: write_reports(found, out), found.as_json)
+    if not args.json and not args.out:
         for b in found.benchmarks:
             score = interval_text(b.score, _ci(b.score_ci, b.score_n), b.score_n, 3)
             rate = interval_text(b.pass_rate, _ci(b.pass_rate_ci, b.pass_rate_n),

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from annotator.cli._shared import actor_of, new_password, print_json, project_of
+from annotator.cli._shared import (
+    actor_of,
+    add_command,
+    new_password,
+    print_json,
+    project_of,
+)
 from annotator.cli.quality import add_repeat_flags, run_repeats
 from annotator.domain.states import ROLES
 from annotator.errors import AnnotatorError
@@ -23,9 +29,8 @@ from annotator.services.users import (
 
 def register(subparsers: Any) -> None:
     """Add ``users`` and ``assign`` to the ``annotator`` parser."""
-    help_ = "add or list users, change their roles, set passwords"
-    p = subparsers.add_parser("users", help=help_, description=help_)
-    p.set_defaults(func=cmd_users)
+    p = add_command(subparsers, "users", "add or list users, change their roles, set passwords",
+                    cmd_users)
     users_sub = p.add_subparsers(dest="users_command", required=True)
     ua = users_sub.add_parser("add", help="add a user or give them more roles")
     ua.add_argument("name")
@@ -50,9 +55,7 @@ def register(subparsers: Any) -> None:
     ul = users_sub.add_parser("list", help="list users and their roles")
     ul.add_argument("--json", action="store_true")
 
-    help_ = "assign cases to annotators (balanced)"
-    p = subparsers.add_parser("assign", help=help_, description=help_)
-    p.set_defaults(func=cmd_assign)
+    p = add_command(subparsers, "assign", "assign cases to annotators (balanced)", cmd_assign)
     p.add_argument("--per-case", type=int, default=2, metavar="K")
     p.add_argument(
         "--quota",

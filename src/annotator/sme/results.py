@@ -129,10 +129,15 @@ def normalised(benchmark: Benchmark, outcome: ItemOutcome) -> float | None:
     """The outcome's score on the 0..1 scale (None: not applicable, unscored, bad formula)."""
     if not outcome.applicable or outcome.score is None:
         return None
+    return _on_scale(benchmark, outcome.score)
+
+
+def _on_scale(benchmark: Benchmark, value: float) -> float | None:
+    """``value`` through the benchmark scale's normalisation formula (None: bad formula)."""
     scale = benchmark.scale
     norm = normaliser(scale.normalization_formula, scale.min_value, scale.max_value)
     try:
-        return norm(outcome.score)
+        return norm(value)
     except FormulaError:
         return None
 
@@ -155,12 +160,7 @@ def _case_means(scored: list[tuple[str | None, float]]) -> dict[str, float]:
 def _threshold(benchmark: Benchmark) -> float | None:
     if benchmark.threshold is None:
         return None
-    scale = benchmark.scale
-    norm = normaliser(scale.normalization_formula, scale.min_value, scale.max_value)
-    try:
-        return norm(benchmark.threshold)
-    except FormulaError:
-        return None
+    return _on_scale(benchmark, benchmark.threshold)
 
 
 def benchmark_result(

@@ -26,6 +26,7 @@ from annotator.gui.adjudication.page_actions import register_actions
 from annotator.gui.adjudication.queue_panel import QueuePanel
 from annotator.gui.context import GuiContext
 from annotator.gui.history_dialog import HistoryDialog
+from annotator.gui.layout import column_widget
 from annotator.gui.permits import guard
 from annotator.gui.workers import run_in_background
 from annotator.services.kinds import waiting_elsewhere
@@ -82,15 +83,8 @@ class ReviewPage(QWidget):
         )
         hint.setWordWrap(True)
         hint.setStyleSheet(theme.css("color: $text_dim"))
-        middle = QWidget()
-        box = QVBoxLayout(middle)
-        box.setContentsMargins(6, 6, 6, 6)
-        box.addWidget(self.header)
-        box.addWidget(self.banner)
-        box.addWidget(self.table, 1)
-        box.addWidget(self.panel)
-        box.addWidget(self.message)
-        box.addWidget(hint)
+        middle = column_widget(self.header, self.banner, (self.table, 1), self.panel,
+                               self.message, hint, margin=6)
         self.case_panel = CasePanel()
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.queue)

@@ -324,6 +324,32 @@ def _agreement(project: Project, actor: str, values: Values, _state: TaskState) 
 
 NAME = FieldSpec("name", "User", USER, tip="the user's name")
 FILES_IN = "files"
+Run = Callable[[Project, str, Values, TaskState], Outcome]
+
+
+def _files_import(
+    action_id: str, title: str, intro: str, action: Action, field: tuple[str, str],
+    command: tuple[str, str], run: Run, group: str,
+) -> CuratorCommand:
+    """An all-or-nothing import of chosen files: ``field`` is (label, file pattern),
+    ``command`` the CLI command and the placeholder shown before a file is chosen."""
+    label, pattern = field
+    name, placeholder = command
+    return CuratorCommand(
+        action_id, title, intro, action, (FieldSpec(FILES_IN, label, FILES, pattern=pattern),),
+        lambda v: [name, *(v[FILES_IN] or [placeholder])], run,
+        button="Import", check=_need(FILES_IN), group=group)
+
+
+def _assign_items(
+    action_id: str, title: str, intro: str, action: Action, label: str, command: str,
+    run: Run, group: str,
+) -> CuratorCommand:
+    """Give every item K reviewers (``command --per-item K``), the least loaded first."""
+    return CuratorCommand(
+        action_id, title, intro, action, (FieldSpec("per_item", label, NUMBER, 2),),
+        lambda v: [command, "--per-item", str(v["per_item"])], run,
+        button="Assign", group=group)
 
 COMMANDS: tuple[CuratorCommand, ...] = (
     CuratorCommand(
@@ -374,44 +400,35 @@ COMMANDS: tuple[CuratorCommand, ...] = (
                    tip="NAME=N, separated by commas: at most N active cases for NAME")),
         _assign_args, _assign, button="Assign", table=_plan_table,
         table_title="Preview: the balance Assign would make", group="Cases"),
-    CuratorCommand(
+    _files_import(
         "project.sme_import", "Import SME benchmark specifications", "Import benchmark "
         "specifications (YAML). All or nothing: one problem and nothing is imported.",
-        Action.IMPORT_SME,
-        (FieldSpec(FILES_IN, "Files", FILES, pattern="Benchmarks (*.yaml *.yml);;All (*)"),),
-        lambda v: ["sme-import", *(v[FILES_IN] or ["FILE.yaml"])], _sme_import,
-        button="Import", check=_need(FILES_IN), group="SME review"),
-    CuratorCommand(
+        Action.IMPORT_SME, ("Files", "Benchmarks (*.yaml *.yml);;All (*)"),
+        ("sme-import", "FILE.yaml"), _sme_import, "SME review"),
+    _files_import(
         "project.sme_items", "Import SME review items", "Import the outputs SMEs review "
         "(JSON or JSONL). All or nothing.", Action.IMPORT_SME,
-        (FieldSpec(FILES_IN, "Files", FILES, pattern="Items (*.json *.jsonl);;All (*)"),),
-        lambda v: ["sme-items", *(v[FILES_IN] or ["ITEMS.jsonl"])], _sme_items,
-        button="Import", check=_need(FILES_IN), group="SME review"),
-    CuratorCommand(
+        ("Files", "Items (*.json *.jsonl);;All (*)"), ("sme-items", "ITEMS.jsonl"),
+        _sme_items, "SME review"),
+    _assign_items(
         "project.sme_assign", "Assign SME review items", "Give every SME review item K SMEs, "
-        "the least loaded first.", Action.ASSIGN_SME,
-        (FieldSpec("per_item", "SMEs per item", NUMBER, 2),),
-        lambda v: ["sme-assign", "--per-item", str(v["per_item"])], _sme_assign,
-        button="Assign", group="SME review"),
-    CuratorCommand(
+        "the least loaded first.", Action.ASSIGN_SME, "SMEs per item", "sme-assign",
+        _sme_assign, "SME review"),
+    _files_import(
         "project.judge_import", "Import judged runs", "Import scoring-core "
         "benchmark_full.json runs: the LLM judges' scores that physicians score too.",
-        Action.IMPORT_JUDGED,
-        (FieldSpec(FILES_IN, "Runs", FILES, pattern="Runs (*.json);;All (*)"),),
-        lambda v: ["judge-import", *(v[FILES_IN] or ["RUN.json"])], _judge_import,
-        button="Import", check=_need(FILES_IN), group="Judge scoring"),
+        Action.IMPORT_JUDGED, ("Runs", "Runs (*.json);;All (*)"), ("judge-import", "RUN.json"),
+        _judge_import, "Judge scoring"),
     CuratorCommand(
         "project.judge_scores", "Import physicians' sheets", "Import physicians' scores "
         "from a spreadsheet (CSV).", Action.IMPORT_SCORE_SHEETS,
         (FieldSpec("file", "Sheet", FILE, pattern="Spreadsheets (*.csv);;All (*)"),),
         lambda v: ["judge-scores", v["file"] or "FILE.csv"], _judge_scores,
         button="Import", check=_need("file"), group="Judge scoring"),
-    CuratorCommand(
+    _assign_items(
         "project.judge_assign", "Assign judged outputs", "Give every judged output K "
-        "physicians, the least loaded first.", Action.ASSIGN_JUDGED,
-        (FieldSpec("per_item", "Physicians per output", NUMBER, 2),),
-        lambda v: ["judge-assign", "--per-item", str(v["per_item"])], _judge_assign,
-        button="Assign", group="Judge scoring"),
+        "physicians, the least loaded first.", Action.ASSIGN_JUDGED, "Physicians per output",
+        "judge-assign", _judge_assign, "Judge scoring"),
     CuratorCommand(
         "project.repair", "Repair case states", "Recompute each case's state from its "
         "annotations. The table is the dry run (annotator repair --dry-run): what Repair "

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
+from annotator.gui.rows_model import DISPLAY, Index, RowsModel
 from annotator.services.desk import AnnotatorRow
-
-Index = QModelIndex | QPersistentModelIndex
 
 
 def _maybe(value: int | None) -> str:
@@ -36,41 +35,26 @@ COLUMNS: tuple[tuple[str, str, Callable[[AnnotatorRow], str]], ...] = (
 )
 
 
-class AnnotatorTableModel(QAbstractTableModel):
+class AnnotatorTableModel(RowsModel):
     """One row per annotator: assigned, not started, in progress, submitted, bundled,
     returned, median active time per case."""
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.rows: list[AnnotatorRow] = []
+    HEADERS = tuple(name for name, _tip, _cell in COLUMNS)
 
-    def set_rows(self, rows: list[AnnotatorRow]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt's API
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt's API
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        row = self.row_at(index)
+        if row is None:
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[index.column()][2](self.rows[index.row()])
+        if role == DISPLAY:
+            return COLUMNS[index.column()][2](row)
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
     def headerData(  # noqa: N802 - Qt's API
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+        self, section: int, orientation: Qt.Orientation, role: int = DISPLAY
     ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section][0]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if (role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(COLUMNS)):
             return COLUMNS[section][1] or None
-        return None
+        return super().headerData(section, orientation, role)

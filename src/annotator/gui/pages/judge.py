@@ -43,6 +43,7 @@ from annotator.gui.judge.agreement_tab import AgreementTab
 from annotator.gui.judge.case_text import case_html, judges_html
 from annotator.gui.judge.form import ScoringForm
 from annotator.gui.judge.keymap import JUDGE_ACTIONS, LABELS, SCORES
+from annotator.gui.layout import column_widget
 from annotator.gui.preferences import next_after_submit
 from annotator.gui.undo import push_field_set
 from annotator.services import kinds, workspace_state
@@ -101,12 +102,7 @@ class Page(QWidget):
         for combo in (self.benchmark_filter, self.state_filter):
             combo.setSizeAdjustPolicy(fit)
             combo.setMinimumContentsLength(8)
-        queue = QWidget()
-        queue_column = QVBoxLayout(queue)
-        queue_column.setContentsMargins(0, 0, 0, 0)
-        queue_column.addWidget(self.benchmark_filter)
-        queue_column.addWidget(self.state_filter)
-        queue_column.addWidget(self.items, 1)
+        queue = column_widget(self.benchmark_filter, self.state_filter, (self.items, 1))
         self.case = QTextBrowser()
         right = QWidget()
         column = QVBoxLayout(right)

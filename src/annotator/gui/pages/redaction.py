@@ -76,13 +76,9 @@ class Page(QWidget):
     # --- the list of flagged images ------------------------------------------------------
 
     def _list_box(self) -> QGroupBox:
-        box = QGroupBox("Images to review")
-        v = QVBoxLayout(box)
-        self.summary = QLabel("")
-        self.summary.setWordWrap(True)
+        box, v, self.summary = _group("Images to review")
         self.list = QListWidget()
         self.list.currentRowChanged.connect(self._row_changed)
-        v.addWidget(self.summary)
         v.addWidget(self.list, 1)
         return box
 
@@ -197,12 +193,8 @@ class Page(QWidget):
     # --- the decision -------------------------------------------------------------------
 
     def _decision_box(self) -> QGroupBox:
-        box = QGroupBox("Decision")
-        v = QVBoxLayout(box)
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
+        box, v, self.status = _group("Decision")
         self.status.setTextFormat(Qt.TextFormat.RichText)
-        v.addWidget(self.status)
         frames = QHBoxLayout()
         frames.addWidget(QLabel("Frame"))
         self.frame_spin = QSpinBox()
@@ -342,6 +334,16 @@ class Page(QWidget):
         table = self._handlers()
         for spec in REDACTION_ACTIONS:
             registry.register(spec, table[spec.id], self, page=PAGE_ID)
+
+
+def _group(title: str) -> tuple[QGroupBox, QVBoxLayout, QLabel]:
+    """A titled box of the page, its column, and the wrapped message at the column's top."""
+    box = QGroupBox(title)
+    column = QVBoxLayout(box)
+    note = QLabel("")
+    note.setWordWrap(True)
+    column.addWidget(note)
+    return box, column, note
 
 
 def _proposed(status: ImageStatus) -> list[FrameBox]:

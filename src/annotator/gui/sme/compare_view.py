@@ -11,6 +11,8 @@ refuses anyone else too. The bootstrap runs off the GUI thread.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import shiboken6
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtSvgWidgets import QSvgWidget
@@ -39,6 +41,33 @@ FOREST_WIDTH = 720
 CONCLUSION = COLUMNS.index("conclusion")
 DRIFT = COLUMNS.index("drift")
 DRIFT_WIDTH = 120
+
+
+def fill_results(
+    table: QTableWidget, rows: Sequence[tuple[bool, Sequence[str]]],
+    foreground: Callable[[int, int, str], str | None],
+) -> None:
+    """Show ``rows`` (is it a rubric's row, its cells) in a results table: a rubric's row
+    shaded and bold, a cell in the theme colour ``foreground(row, column, text)`` names."""
+    table.setRowCount(len(rows))
+    for r, (rubric, cells) in enumerate(rows):
+        for c, text in enumerate(cells):
+            cell = QTableWidgetItem(text)
+            if rubric:
+                cell.setBackground(theme.qcolour("rubric"))
+                font = cell.font()
+                font.setBold(True)
+                cell.setFont(font)
+            colour = foreground(r, c, text)
+            if colour is not None:
+                cell.setForeground(theme.qcolour(colour))
+            table.setItem(r, c, cell)
+
+
+def _conclusion_colour(_row: int, column: int, text: str) -> str | None:
+    if column == CONCLUSION and text in ("B better", "B worse"):
+        return "success" if text == "B better" else "danger"
+    return None
 
 
 class CompareView(QWidget):
@@ -126,20 +155,7 @@ class CompareView(QWidget):
         self.busy = False
         self.run.setEnabled(True)
         self.found = found
-        rows = table_rows(found)
-        self.table.setRowCount(len(rows))
-        for r, (rubric, cells) in enumerate(rows):
-            for c, text in enumerate(cells):
-                cell = QTableWidgetItem(text)
-                if rubric:
-                    cell.setBackground(theme.qcolour("rubric"))
-                    font = cell.font()
-                    font.setBold(True)
-                    cell.setFont(font)
-                if c == CONCLUSION and text in ("B better", "B worse"):
-                    cell.setForeground(theme.qcolour("success" if text == "B better"
-                                                     else "danger"))
-                self.table.setItem(r, c, cell)
+        fill_results(self.table, table_rows(found), _conclusion_colour)
         self.table.resizeColumnsToContents()
         # The drift cell wraps instead of pushing the table past 1366 px.
         self.table.setColumnWidth(DRIFT, min(self.table.columnWidth(DRIFT), DRIFT_WIDTH))

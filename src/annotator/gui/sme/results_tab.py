@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -31,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator.gui import theme
 from annotator.gui.context import GuiContext
-from annotator.gui.sme.compare_view import CompareView
+from annotator.gui.sme.compare_view import CompareView, fill_results
 from annotator.gui.workers import run_in_background
 from annotator.services.sme import results as sme_results
 from annotator.services.sme.view_extra import may_compare
@@ -117,18 +116,12 @@ class ResultsTab(QWidget):
         self.recompute.setEnabled(True)
         self.results = results
         rows = table_rows(results)
-        self.table.setRowCount(len(rows))
-        for r, (rubric, cells, flagged) in enumerate(rows):
-            for c, text in enumerate(cells):
-                cell = QTableWidgetItem(text)
-                if rubric:
-                    cell.setBackground(theme.qcolour("rubric"))
-                    font = cell.font()
-                    font.setBold(True)
-                    cell.setFont(font)
-                if flagged and c == len(cells) - 1:
-                    cell.setForeground(theme.qcolour("flag_text"))
-                self.table.setItem(r, c, cell)
+
+        def flag(r: int, c: int, _text: str) -> str | None:
+            _rubric, cells, flagged = rows[r]
+            return "flag_text" if flagged and c == len(cells) - 1 else None
+
+        fill_results(self.table, [(rubric, cells) for rubric, cells, _ in rows], flag)
         self.table.resizeColumnsToContents()
         svg = forest_svg(results, width=FOREST_WIDTH)
         self.forest.load(QByteArray(svg.encode("utf-8")))

@@ -14,10 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.permissions import Action
-from annotator.errors import NotFound
 from annotator.judging.human import conflicts, human_sheet
 from annotator.judging.sheet import Sheet, split_key
 from annotator.judging.table9 import ItemKey, Ratings
+from annotator.services.rating.engine import the_one
 from annotator.services.users import require_user
 from annotator.store.project import Project
 from annotator.store.schema import (
@@ -139,12 +139,10 @@ def all_ratings(project: Project, actor: str) -> tuple[Ratings, list[str], list[
 
 def item_of(project: Project, run: str, case_id: str) -> uuid.UUID:
     """The item of one run (its target model) and case, for the command line."""
-    with project.read() as session:
-        found = session.scalars(
-            select(JudgeItem.id)
-            .join(JudgedRun, JudgedRun.id == JudgeItem.run_id)
-            .where(JudgedRun.target_model == run, JudgeItem.case_id == case_id)
-        ).all()
-        if len(found) != 1:
-            raise NotFound(f"no single judged output of run {run!r} on case {case_id!r}")
-        return found[0]
+    return the_one(
+        project,
+        select(JudgeItem.id)
+        .join(JudgedRun, JudgedRun.id == JudgeItem.run_id)
+        .where(JudgedRun.target_model == run, JudgeItem.case_id == case_id),
+        f"no single judged output of run {run!r} on case {case_id!r}",
+    )

@@ -10,17 +10,18 @@ with the inverse edits it returned (the store writes back what it replaced).
 
 from __future__ import annotations
 
+import uuid
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, Select, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import LabelEdit, apply_edits
 from annotator.domain.permissions import Action
-from annotator.errors import ConflictError, StateError, ValidationError
+from annotator.errors import ConflictError, NotFound, StateError, ValidationError
 from annotator.services.users import require_user
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -421,3 +422,13 @@ def supersede(
     for row in old:
         row.superseded = True
     return old
+
+
+def the_one(project: Project, query: Select[uuid.UUID], missing: str) -> uuid.UUID:
+    """The one id ``query`` finds (a rated item named on the command line); NotFound with
+    ``missing`` when it finds none or several."""
+    with project.read() as session:
+        found = session.scalars(query).all()
+        if len(found) != 1:
+            raise NotFound(missing)
+        return found[0]

@@ -19,6 +19,7 @@ from annotator.domain.permissions import Action
 from annotator.domain.states import QUEUE_STATES, queue_state
 from annotator.errors import NotFound, ValidationError
 from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
+from annotator.services.rating.engine import the_one
 from annotator.services.users import get_user, require
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
 from annotator.sme.diff import FieldDiff, field_diff, is_json, pretty
@@ -282,13 +283,11 @@ def view(project: Project, actor: str, task_id: uuid.UUID) -> VerdictView:
 
 def task_of(project: Project, item_id: str, code: str) -> uuid.UUID:
     """The task of one item and benchmark code, for the command line."""
-    with project.read() as session:
-        found = session.scalars(
-            select(SmeTask.id)
-            .join(SmeItem, SmeItem.id == SmeTask.item_pk)
-            .join(SmeBenchmark, SmeBenchmark.id == SmeTask.benchmark_id)
-            .where(SmeItem.item_id == item_id, SmeBenchmark.code == code)
-        ).all()
-        if len(found) != 1:
-            raise NotFound(f"item {item_id!r} is not reviewed against benchmark {code!r}")
-        return found[0]
+    return the_one(
+        project,
+        select(SmeTask.id)
+        .join(SmeItem, SmeItem.id == SmeTask.item_pk)
+        .join(SmeBenchmark, SmeBenchmark.id == SmeTask.benchmark_id)
+        .where(SmeItem.item_id == item_id, SmeBenchmark.code == code),
+        f"item {item_id!r} is not reviewed against benchmark {code!r}",
+    )

@@ -74,7 +74,7 @@ def test_users_role_adds_and_removes_with_a_history_entry(
     (["users", "role", "a2", "--add", "curator", "--remove", "curator"],
      "cannot be added and removed at once: curator"),
     (["--as", "a2", "users", "role", "a3", "--add", "curator"],
-     "changing roles needs the curator role; a2 does not have it"),
+     "managing users needs the curator role; a2 does not have it"),
 ])
 def test_users_role_refusals_are_one_line(
     project: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str

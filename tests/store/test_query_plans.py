@@ -9,7 +9,6 @@ any usable index, however small the tables), no ``Seq Scan`` of one.
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -40,21 +39,13 @@ def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         location = str(tmp_path_factory.mktemp("plans") / "demo")
         yield from _built(location)
         return
-    from conftest import PG_AVAILABLE
+    from pg_roles import create_database, drop_database  # skips (fails in CI) without a server
 
-    if not PG_AVAILABLE:
-        pytest.skip("no PostgreSQL server on 127.0.0.1:5432")
-    import psycopg
-
-    name = f"annotator_test_{uuid.uuid4().hex[:12]}"
-    admin = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    name = create_database()
     try:
         yield from _built(f"postgresql://postgres@127.0.0.1:5432/{name}")
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(name)
 
 
 def _built(location: str) -> Iterator[Project]:

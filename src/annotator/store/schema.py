@@ -65,6 +65,9 @@ class Setting(Base):
 
 class User(Base):
     __tablename__ = "users"
+    # A unique index, as migration 0013_rls makes it (a plain ADD COLUMN keeps SQLite's
+    # foreign keys to users intact; a unique constraint would need a batch copy).
+    __table_args__ = (Index("uq_users_db_role", "db_role", unique=True),)
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
@@ -73,7 +76,7 @@ class User(Base):
     # Deferred: on a walled PostgreSQL store (0013_rls) app roles cannot read the column.
     password_hash: Mapped[str | None] = mapped_column(String(300), nullable=True, deferred=True)
     # The person's PostgreSQL login role on a walled team store (None on SQLite).
-    db_role: Mapped[str | None] = mapped_column(String(63), nullable=True, unique=True)
+    db_role: Mapped[str | None] = mapped_column(String(63), nullable=True)
     roles: Mapped[list[UserRole]] = relationship(
         back_populates="user", cascade="all, delete-orphan", lazy="selectin"
     )

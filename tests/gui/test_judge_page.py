@@ -18,6 +18,15 @@ from annotator.services.judging.imports import import_runs
 RUNS = sorted(judged_runs_dir().glob("*.benchmark_full.json"))
 
 
+def _scoring_page(qtbot: Any, team: Any) -> Page:
+    """The judge page of a1, who scores every output of one imported run."""
+    import_runs(team, "cu", RUNS[:1])
+    judge_scoring.assign(team, "cu", 1)
+    page = Page(GuiContext(team, "a1"))
+    qtbot.addWidget(page)
+    return page
+
+
 def _store(project: Any, item: Any) -> dict[str, Any]:
     return judge_scoring.view(project, "a1", item).scores
 
@@ -52,10 +61,7 @@ def test_keyboard_scores_land_in_the_store(qtbot: Any, team: Any, tmp_path: Path
 
 @pytest.mark.usefixtures("stay_after_submit")
 def test_judges_appear_only_after_submit(qtbot: Any, team: Any) -> None:
-    import_runs(team, "cu", RUNS[:1])
-    judge_scoring.assign(team, "cu", 1)
-    page = Page(GuiContext(team, "a1"))
-    qtbot.addWidget(page)
+    page = _scoring_page(qtbot, team)
     assert page.item is not None and page.view is not None
     assert not page.reveal_button.isEnabled()
     assert page.tabs.count() == 1  # no conflicts or agreement (run names) for a physician
@@ -71,10 +77,7 @@ def test_judges_appear_only_after_submit(qtbot: Any, team: Any) -> None:
 
 
 def test_a_submit_goes_on_to_the_next_open_output(qtbot: Any, team: Any) -> None:
-    import_runs(team, "cu", RUNS[:1])
-    judge_scoring.assign(team, "cu", 1)
-    page = Page(GuiContext(team, "a1"))
-    qtbot.addWidget(page)
+    page = _scoring_page(qtbot, team)
     assert len(page.entries) >= 2
     first = page.item
     for row in page.form.rows:
@@ -107,10 +110,7 @@ def test_a_senior_decides_a_conflict_on_the_page(qtbot: Any, team: Any) -> None:
 def test_undo_restores_what_the_store_held_not_what_the_page_showed(
     qtbot: Any, team: Any
 ) -> None:
-    import_runs(team, "cu", RUNS[:1])
-    judge_scoring.assign(team, "cu", 1)
-    page = Page(GuiContext(team, "a1"))
-    qtbot.addWidget(page)
+    page = _scoring_page(qtbot, team)
     item = page.item
     assert item is not None
     # The same physician scores in another window after this page was opened.
@@ -161,10 +161,7 @@ def test_active_time_on_an_output_is_stored_before_submit_and_on_leaving(
     """Time on task on the judge page (issue 26): measured as the Annotate page does."""
     from annotator.services.quality import snapshot
 
-    import_runs(team, "cu", RUNS[:1])
-    judge_scoring.assign(team, "cu", 1)
-    page = Page(GuiContext(team, "a1"))
-    qtbot.addWidget(page)
+    page = _scoring_page(qtbot, team)
     first = page.item
     clock = page.activity.clock
     for at in (1000.0, 1020.0, 1045.0, 9000.0):  # 45 s of work, then a long absence

@@ -172,8 +172,11 @@ class DeskPage(QWidget):
         self.annotator_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.annotator_table.verticalHeader().hide()
         header = self.annotator_table.horizontalHeader()
+        # Names keep their width (a stretched first column was squeezed to "Dr ..." at
+        # 1280 px); the last column takes what is left, and a narrow pane scrolls sideways.
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(True)
+        self.annotator_table.setWordWrap(False)
         layout.addWidget(self.annotator_table)
         self.grid.addWidget(box, 0, 0)
 
@@ -394,7 +397,9 @@ class DeskPage(QWidget):
         rows = sum(table.rowHeight(i) for i in range(shown)) if self.annotator_model.rows else 0
         line = max(table.verticalHeader().defaultSectionSize(), 1)
         header = table.horizontalHeader().height()
-        table.setFixedHeight(header + max(rows, shown * line) + 2 * table.frameWidth() + 2)
+        sideways = table.horizontalScrollBar().sizeHint().height()  # room if it scrolls
+        table.setFixedHeight(header + max(rows, shown * line) + 2 * table.frameWidth() + 2
+                             + sideways)
 
     def set_stuck_days(self, days: int) -> None:
         """Keep ``days`` as the project's stuck limit (a curator's edit), then read again."""

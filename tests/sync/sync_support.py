@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -14,6 +19,9 @@ from annotator.services.imports import import_cases
 from annotator.services.users import add_user
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, HistoryEntry, SyncPackage
+from annotator.store.settings import PACKAGE_SECRET
+from annotator.sync.container import manifest_checksum
+from annotator.sync.signing import sign, signing_key
 from factories import make_case, write_case_file
 
 CURATOR = "Curator Cuthbert"
@@ -72,3 +80,47 @@ def own_history(project: Project, name: str) -> list[tuple[str, object, str, str
             .order_by(HistoryEntry.at, HistoryEntry.id)
         )
         return [(str(h.id), h.at, h.action, h.key) for h in rows]
+
+
+Change = Callable[[dict[str, Any]], None]
+
+
+def rewrite(
+    source: Path,
+    target: Path,
+    *,
+    manifest: Change | None = None,
+    content: Change | None = None,
+    reseal: bool = True,
+    key: bytes | None = None,
+) -> Path:
+    """Copy a zip file changing the manifest or content; ``reseal`` recomputes the checksums.
+
+    With ``key`` the manifest is signed again, as the laptop that holds the secret could.
+    """
+    with zipfile.ZipFile(source) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    head = json.loads(members.pop("manifest.json"))
+    if content is not None:
+        data = json.loads(members["content.json"])
+        content(data)
+        members["content.json"] = json.dumps(data).encode()
+    if manifest is not None:
+        manifest(head)
+    if reseal:
+        head["files"] = [
+            {"path": n, "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)}
+            for n, d in sorted(members.items())
+        ]
+        if key is not None:
+            head["signature"] = sign(key, head)
+        head["checksum"] = manifest_checksum(head)
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("manifest.json", json.dumps(head))
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return target
+
+
+def laptop_key(laptop: Project) -> bytes:
+    return signing_key(str(laptop.setting(PACKAGE_SECRET)))

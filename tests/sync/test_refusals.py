@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +14,12 @@ from sync_support import (
     GAMMA,
     SENIOR,
     complete,
+    laptop_key,
     setup_curator,
     sqlite_only,
     store_counts,
 )
+from sync_support import rewrite as _rewrite
 
 from annotator.services import annotating
 from annotator.services.sync.bundle import make_bundle
@@ -28,49 +27,7 @@ from annotator.services.sync.package import PackageResult, make_package
 from annotator.services.sync.package_import import import_package
 from annotator.services.sync.unbundle import unbundle
 from annotator.store.project import Project, open_project
-from annotator.store.settings import PACKAGE_SECRET
-from annotator.sync.container import manifest_checksum
 from annotator.sync.formats import SyncFileError
-from annotator.sync.signing import sign, signing_key
-
-Change = Callable[[dict[str, Any]], None]
-
-
-def _rewrite(
-    source: Path,
-    target: Path,
-    *,
-    manifest: Change | None = None,
-    content: Change | None = None,
-    reseal: bool = True,
-    key: bytes | None = None,
-) -> Path:
-    """Copy a zip file changing the manifest or content; ``reseal`` recomputes the checksums.
-
-    With ``key`` the manifest is signed again, as the laptop that holds the secret could.
-    """
-    with zipfile.ZipFile(source) as archive:
-        members = {name: archive.read(name) for name in archive.namelist()}
-    head = json.loads(members.pop("manifest.json"))
-    if content is not None:
-        data = json.loads(members["content.json"])
-        content(data)
-        members["content.json"] = json.dumps(data).encode()
-    if manifest is not None:
-        manifest(head)
-    if reseal:
-        head["files"] = [
-            {"path": n, "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)}
-            for n, d in sorted(members.items())
-        ]
-        if key is not None:
-            head["signature"] = sign(key, head)
-        head["checksum"] = manifest_checksum(head)
-    with zipfile.ZipFile(target, "w") as archive:
-        archive.writestr("manifest.json", json.dumps(head))
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return target
 
 
 @pytest.fixture
@@ -78,10 +35,6 @@ def package(laptop: Project, tmp_path: Path) -> PackageResult:
     complete(laptop, ALPHA, "T1")
     annotating.set_label(laptop, ALPHA, "T2", "comment", "", "half done")
     return make_package(laptop, tmp_path / "alpha.annotator-package")
-
-
-def laptop_key(laptop: Project) -> bytes:
-    return signing_key(str(laptop.setting(PACKAGE_SECRET)))
 
 
 def _refused(curator: Project, path: Path, match: str) -> None:
@@ -149,8 +102,8 @@ def test_changed_content_fails_the_checksum(
 def test_newer_format_is_refused_whole(
     curator: Project, package: PackageResult, tmp_path: Path
 ) -> None:
-    newer = _rewrite(package.path, tmp_path / "v3", manifest=lambda m: m.update(format_version=3))
-    _refused(curator, newer, "format version 3 was written by a newer annotator")
+    newer = _rewrite(package.path, tmp_path / "v4", manifest=lambda m: m.update(format_version=4))
+    _refused(curator, newer, "format version 4 was written by a newer annotator")
 
 
 @sqlite_only

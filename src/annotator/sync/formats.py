@@ -25,8 +25,17 @@ from annotator.errors import AnnotatorError
 BUNDLE_KIND: Final = "annotator-work-bundle"
 PACKAGE_KIND: Final = "annotator-annotation-package"
 # 2: bundles carry a package secret, packages an HMAC signature (sync/signing.py).
-BUNDLE_FORMAT_VERSION = 2
-PACKAGE_FORMAT_VERSION = 2
+# 3: hidden repeats (issue 26). One rater can now hold two work rows for the same item (the
+#    first rating and its hidden repeat), so a file may carry two entries for one item told
+#    apart only by their opaque work reference (the annotation's ``id``), and the importer
+#    applies each entry to the row with that id. An app of version 2 keys the work by
+#    item and would merge or collide the two, so it must refuse version-3 files (a reader
+#    refuses newer versions first). No field marks a repeat: the rater's client must not be
+#    able to tell (blinding); the layout of the models is that of version 2.
+BUNDLE_FORMAT_VERSION = 3
+PACKAGE_FORMAT_VERSION = 3
+# The first version whose packages may list one case twice (the first rating and its repeat).
+TWO_ENTRIES_PER_CASE = 3
 FORMAT_VERSIONS = {BUNDLE_KIND: BUNDLE_FORMAT_VERSION, PACKAGE_KIND: PACKAGE_FORMAT_VERSION}
 KIND_WORDS = {BUNDLE_KIND: "a work bundle", PACKAGE_KIND: "an annotation package"}
 

@@ -36,6 +36,7 @@ from annotator.sync.container import CONTENT, MANIFEST, read_container, validate
 from annotator.sync.formats import (
     PACKAGE_FORMAT_VERSION,
     PACKAGE_KIND,
+    TWO_ENTRIES_PER_CASE,
     CaseRef,
     PackageCase,
     PackageContent,
@@ -160,7 +161,13 @@ def read_package(
     listed = [(c.case_id, c.revision_hash) for c in manifest.cases]
     if listed != [(c.case_id, c.revision_hash) for c in content.cases]:
         raise SyncFileError(path, "damaged: the manifest's case list does not match the content")
-    if len({c.case_id for c in content.cases}) != len(content.cases):
+    # From version 3 a case may be listed twice, once per work row (the first rating and its
+    # hidden repeat), told apart by the annotation's id; the same row twice is damage.
+    per_row = manifest.format_version >= TWO_ENTRIES_PER_CASE
+    entries = {(c.case_id, c.annotation.id if per_row else None) for c in content.cases}
+    if len(entries) != len(content.cases) or len(
+        {c.annotation.id for c in content.cases}
+    ) != len(content.cases):
         raise SyncFileError(path, "damaged: a case appears twice")
     for case in content.cases:
         others = foreign_actors(case.annotation, content.annotator)

@@ -11,6 +11,7 @@ annotator any more, or the case is already in review or later, or the labels are
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from annotator.services.sync.recorded import take_recorded
 from annotator.services.users import get_user, require
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.repeats import served
+from annotator.store.repeats import WITH_REPEATS
 from annotator.store.schema import (
     Annotation,
     Case,
@@ -162,7 +163,7 @@ def _apply_case(
     first = active_annotation(session, case, user.id)
     if first is None:
         raise _CaseRefused(f"no longer assigned to {user.name}")
-    annotation = served(session, first)  # the row the bundle carried: a due repeat, or it
+    annotation = _row_of(session, first, pcase.annotation.id)
     repeat = annotation.repeat_of is not None
     incoming = pcase.annotation.history
     known = set(
@@ -207,6 +208,26 @@ def _apply_case(
     if not repeat:  # a hidden repeat never moves the case
         refresh_case_state(session, case, user.name)
     return CaseResult(pcase.case_id, "added", f"{len(new)} change(s), {a.state.replace('_', ' ')}")
+
+
+def _row_of(session: Session, first: Annotation, record_id: uuid.UUID) -> Annotation:
+    """The row a package entry is work on, by the entry's id (a bundle carries the id of the
+    row it served): the first rating or one of its hidden repeats. Work on a first rating
+    never lands on its repeat, nor a repeat's on the first or a later repeat, whatever is
+    due when the package arrives. An id of neither (work from before a reassignment) goes
+    to the first rating, as before repeats."""
+    if record_id == first.id:
+        return first
+    row = session.scalars(
+        select(Annotation)
+        .where(Annotation.id == record_id, Annotation.repeat_of == first.id)
+        .execution_options(**WITH_REPEATS)
+    ).first()
+    if row is None:
+        return first
+    if row.withdrawn_at is not None:
+        raise _CaseRefused("that work was withdrawn")
+    return row
 
 
 def _stale(

@@ -1,4 +1,10 @@
-"""Assigning cases to annotators: k per case, balanced, with quotas; reassignment."""
+"""Assigning cases to annotators: k per case, balanced, with quotas; reassignment.
+
+Calibration (issue 26): every assign (cases, SME items, judged outputs) also gives each rater
+who is in calibration (``store/calibration.py``: set by the curator, or for their first N
+items) the calibration items of that kind they do not hold yet, on top of their balanced
+share; their queues put those items first.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +21,13 @@ from annotator.domain.permissions import Action
 from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import ValidationError
 from annotator.services.users import get_user, require, require_takes_work, takes_work
+from annotator.store.calibration import calibration_refs, in_calibration
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, RatedWork, User, utcnow
 
 W = TypeVar("W", bound=RatedWork)
+T = TypeVar("T")
 
 
 @dataclass
@@ -76,6 +84,36 @@ def raters_so_far(
     return load, have
 
 
+def calibration_gaps(
+    session: Session,
+    kind: str,
+    people: Sequence[User],
+    items: Sequence[tuple[T, uuid.UUID, str]],
+    have: dict[uuid.UUID, set[uuid.UUID]],
+) -> list[tuple[T, User]]:
+    """The calibration items each rater in calibration is still to be given: (item, rater).
+
+    ``items`` are the items open to rating now as (item, its key in ``have``, its reference
+    as ``quality_items`` names it); ``have`` holds every item's raters (any row, a withdrawn
+    one too: a calibration item once taken away is not given back) and is updated. These
+    come on top of the balanced share: callers place them after :func:`top_up`'s.
+    """
+    refs = calibration_refs(session, kind)
+    if not refs:
+        return []
+    learners = [u for u in people if in_calibration(session, u)]
+    gaps: list[tuple[T, User]] = []
+    for item, key, ref in items:
+        if ref not in refs:
+            continue
+        taken = have.setdefault(key, set())
+        for user in learners:
+            if user.id not in taken:
+                taken.add(user.id)
+                gaps.append((item, user))
+    return gaps
+
+
 def _place(
     session: Session,
     actor: str,
@@ -123,6 +161,9 @@ class AssignPlan:
     assigned: list[tuple[str, str]] = field(default_factory=list)  # (case_id, annotator)
     short: list[tuple[str, int]] = field(default_factory=list)
     balance: list[BalanceRow] = field(default_factory=list)
+    # The calibration items among ``assigned``, given to raters in calibration on top of
+    # their balanced share.
+    calibration: list[tuple[str, str]] = field(default_factory=list)
 
     HEADERS = ("annotator", "assigned now", "new", "total", "quota")
 
@@ -140,6 +181,8 @@ class AssignPlan:
                for row in table]
         out += [f"{case_id}: {missing} annotator(s) short (not enough annotators or quota)"
                 for case_id, missing in self.short]
+        out += [f"{case_id}: calibration item for {name} (in calibration; on top of the share)"
+                for case_id, name in self.calibration]
         cases = len({case_id for case_id, _ in self.assigned})
         out.append(f"would make {len(self.assigned)} assignment(s) on {cases} case(s)")
         return out
@@ -158,7 +201,7 @@ def _plan(
     active = [a for a in all_rows if a.withdrawn_at is None]
     load = Counter(a.annotator_id for a in active)
     before = Counter(load)
-    on_case: dict[object, set[object]] = {}
+    on_case: dict[uuid.UUID, set[uuid.UUID]] = {}
     for a in active:
         on_case.setdefault(a.case_pk, set()).add(a.annotator_id)
     plan = AssignPlan()
@@ -166,7 +209,8 @@ def _plan(
     query = select(Case).where(Case.state == CaseState.ANNOTATING.value).order_by(Case.case_id)
     if case_ids is not None:
         query = query.where(Case.case_id.in_(case_ids))
-    for case in session.scalars(query):
+    cases = list(session.scalars(query))
+    for case in cases:
         have = on_case.setdefault(case.id, set())
         need = per_case - len(have)
         while need > 0:
@@ -184,6 +228,18 @@ def _plan(
             load[chosen.id] += 1
             plan.assigned.append((case.case_id, chosen.name))
             need -= 1
+    # Calibration cases for raters in calibration, on top of the share (never on a case in
+    # review or later: only annotating cases take raters). A withdrawn row counts as had.
+    held = {case_pk: set(raters) for case_pk, raters in on_case.items()}
+    for a in all_rows:
+        held.setdefault(a.case_pk, set()).add(a.annotator_id)
+    for case, user in calibration_gaps(
+        session, "case", annotators, [(c, c.id, c.case_id) for c in cases], held
+    ):
+        placements.append((case, user))
+        load[user.id] += 1
+        plan.assigned.append((case.case_id, user.name))
+        plan.calibration.append((case.case_id, user.name))
     plan.balance = [BalanceRow(u.name, before[u.id], load[u.id] - before[u.id],
                                quotas.get(u.name)) for u in annotators]
     return plan, placements, existing

@@ -19,7 +19,12 @@ from annotator.domain.states import QUEUE_STATES, queue_state
 from annotator.errors import NotFound, ValidationError
 from annotator.judging.runfile import TARGETS
 from annotator.judging.sheet import Sheet, trajectory_key
-from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
+from annotator.services.assignments import (
+    calibration_gaps,
+    raters_so_far,
+    reviewers_or_refuse,
+    top_up,
+)
 from annotator.services.users import allows, get_user, require
 from annotator.store.calibration import first_for
 from annotator.store.db_roles import item_count
@@ -80,21 +85,26 @@ def _trajectory(item: JudgeItem) -> list[str]:
 
 
 def assign(project: Project, actor: str, per_item: int = 2) -> int:
-    """Give every judged output ``per_item`` physicians (annotators), least loaded first."""
+    """Give every judged output ``per_item`` physicians (annotators), least loaded first, and
+    every physician in calibration the calibration outputs they do not hold yet."""
     with project.tx() as session:
         require(session, actor, Action.ASSIGN_JUDGED)
         people = reviewers_or_refuse(session, "judged outputs")
         rows = list(session.scalars(select(PhysicianScore)))
         load, have = raters_so_far(rows, lambda r: r.item_id)
-        added = 0
-        for item in session.scalars(select(JudgeItem).order_by(JudgeItem.position)):
-            for user in top_up(people, per_item, have.setdefault(item.id, set()), load):
-                session.add(PhysicianScore(item_id=item.id, scorer_id=user.id, scores={}))
-                added += 1
-                record(
-                    session, actor, "judge_assigned", after={"scorer": user.name}, item=str(item.id)
-                )
-        return added
+        items = list(session.scalars(select(JudgeItem).order_by(JudgeItem.position)))
+        placed = [(item, user) for item in items
+                  for user in top_up(people, per_item, have.setdefault(item.id, set()), load)]
+        # Calibration outputs for physicians in calibration, on top of their share.
+        placed += calibration_gaps(
+            session, "judge", people, [(i, i.id, str(i.id)) for i in items], have
+        )
+        for item, user in placed:
+            session.add(PhysicianScore(item_id=item.id, scorer_id=user.id, scores={}))
+            record(
+                session, actor, "judge_assigned", after={"scorer": user.name}, item=str(item.id)
+            )
+        return len(placed)
 
 
 UNNAMED_BENCHMARK = "(benchmark not named in the run)"

@@ -18,7 +18,12 @@ from sqlalchemy.orm import Session
 from annotator.domain.permissions import Action
 from annotator.domain.states import QUEUE_STATES, queue_state
 from annotator.errors import NotFound, ValidationError
-from annotator.services.assignments import raters_so_far, reviewers_or_refuse, top_up
+from annotator.services.assignments import (
+    calibration_gaps,
+    raters_so_far,
+    reviewers_or_refuse,
+    top_up,
+)
 from annotator.services.rating.engine import the_one
 from annotator.services.users import get_user, require
 from annotator.sme.criteria import apply_clause, exclusion_choices, flag_choices, flag_clause
@@ -30,7 +35,7 @@ from annotator.store.db_roles import item_count, revealed_automated, walled
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.repeats import served
-from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict
+from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, User
 
 
 @dataclass(frozen=True)
@@ -175,7 +180,8 @@ def _title(item: SmeItem, total: int, code: str) -> str:
 
 def assign(project: Project, actor: str, per_item: int = 2) -> int:
     """Give every task of a reviewed benchmark ``per_item`` SMEs (annotators), least loaded
-    first (as judged outputs and cases are assigned). Returns the number of assignments added.
+    first (as judged outputs and cases are assigned), and every SME in calibration the
+    calibration tasks they do not hold yet. Returns the number of assignments added.
     """
     if per_item < 1:
         raise ValidationError("each item needs at least one SME (--per-item >= 1)")
@@ -190,22 +196,28 @@ def assign(project: Project, actor: str, per_item: int = 2) -> int:
             .join(SmeBenchmark, SmeBenchmark.id == SmeTask.benchmark_id)
             .order_by(SmeItem.position, SmeBenchmark.code)
         )
-        added = 0
-        for task, version, code in tasks:
-            for user in top_up(people, per_item, have.setdefault(task.id, set()), load):
-                session.add(
-                    SmeVerdict(task_id=task.id, reviewer_id=user.id, benchmark_version=version)
-                )
-                added += 1
-                record(
-                    session,
-                    actor,
-                    "sme_assigned",
-                    after={"reviewer": user.name},
-                    task=str(task.id),
-                    benchmark=code,
-                )
-        return added
+        placed: list[tuple[tuple[SmeTask, Any, str], User]] = []
+        listed = [(task, version, code) for task, version, code in tasks]
+        for entry in listed:
+            for user in top_up(people, per_item, have.setdefault(entry[0].id, set()), load):
+                placed.append((entry, user))
+        # Calibration tasks for SMEs in calibration, on top of their share.
+        placed += calibration_gaps(
+            session, "sme", people, [(e, e[0].id, str(e[0].id)) for e in listed], have
+        )
+        for (task, version, code), user in placed:
+            session.add(
+                SmeVerdict(task_id=task.id, reviewer_id=user.id, benchmark_version=version)
+            )
+            record(
+                session,
+                actor,
+                "sme_assigned",
+                after={"reviewer": user.name},
+                task=str(task.id),
+                benchmark=code,
+            )
+        return len(placed)
 
 
 def queue(

@@ -3,9 +3,10 @@ that puts calibration items first shares (issue 26)."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
+from annotator.store.db_roles import reads_others, walled
 from annotator.store.schema import QualityItem, RatedWork, User
 from annotator.store.settings import CALIBRATION_FIRST_N, IN_CALIBRATION, get_setting
 
@@ -32,7 +33,21 @@ def calibration_refs(session: Session, kind: str) -> set[str]:
         QualityItem.kind == kind, QualityItem.purpose == "calibration")))
 
 
+def own_calibration_refs(session: Session, kind: str) -> set[str]:
+    """The references of the calibration items among the connection's own assigned work.
+
+    On a walled store a rater's role reads a calibration item's row only once their work
+    on it is submitted (the reference answer is feedback after submit); the view
+    ``annotator_my_calibration`` (migration 0014) tells them which of their own items are
+    calibration items, and nothing more. Seniors, the owner and SQLite read the table."""
+    if walled(session) and not reads_others(session):
+        return {str(ref) for ref in session.scalars(
+            text("SELECT item_ref FROM annotator_my_calibration WHERE kind = :kind"),
+            {"kind": kind})}
+    return calibration_refs(session, kind)
+
+
 def first_for(session: Session, user: User, kind: str) -> set[str]:
     """The calibration items ``user`` rates before anything else (empty: not in
-    calibration)."""
-    return calibration_refs(session, kind) if in_calibration(session, user) else set()
+    calibration). Only ever intersected with ``user``'s own queue."""
+    return own_calibration_refs(session, kind) if in_calibration(session, user) else set()

@@ -219,7 +219,10 @@ def _plan_table(project: Project, actor: str, values: Values) -> Table:
     plan = plan_assignment(project, actor, values["per_case"], quotas=_quotas(values))
     short = "; ".join(f"{case} {n} short" for case, n in plan.short)
     cases = len({case for case, _ in plan.assigned})
+    calibration = (f" ({len(plan.calibration)} of them calibration items for raters in "
+                   "calibration)" if plan.calibration else "")
     note = (f"Assign would make {len(plan.assigned)} assignment(s) on {cases} case(s)"
+            + calibration
             + (f"; not enough annotators or quota for: {short}" if short else "") + ".")
     return AssignPlan.HEADERS, [tuple(row) for row in plan.rows()], note
 

@@ -1,11 +1,21 @@
 """Benchmark (not a test): coverage of every 95% interval the app prints, on a stated grid.
 
-Run: ``python benchmarks/bench_coverage.py [--reps 1000] [--only NAME ...]``. Prints one
+Run: ``python benchmarks/bench_coverage.py [--reps 1000] [--only NAME ...] [--n N ...]
+[--rho R ...] [--as-if-printed]``. Prints one
 Markdown row per figure and grid point: n, the true value, coverage (share of replications
 whose interval contains the truth), the share where the app printed no interval ("too few"
 or undefined), and the run time. The table in ``docs/statistics.md`` is its output. Where
 an agreement coefficient's stated minimum (``STATED_MIN_CASES``) hides the interval, the row
 also gives the coverage it would have had there: the reason for the minimum.
+``--as-if-printed`` measures every agreement point with the general minimum
+(``MIN_CASES``) instead of the stated one, to find the smallest n that meets the target
+(``--n 30 50 70 100``); ``--rho`` restricts the agreement grid's true values.
+
+Each agreement grid point draws its replications from its own seed (``zlib.crc32`` of the figure,
+n and true value), so the points of one figure are independent and the Monte Carlo
+standard error of a point is ``sqrt(p (1 - p) / R)`` (about 0.007 at R = 1,000), of a
+mean over m points about that over ``sqrt(m)``. The app's bootstrap keeps its own seed
+(0), as it does in use. (The other figures' points draw from seed n, as before.)
 
 Grid: n = 10, 30, 100 units (items, cases) x a low, middle and high true value. Intervals
 are the app's own code paths (``Measure.interval``, ``icc``, ``wilson_interval``,
@@ -18,7 +28,10 @@ Generating models (written down, as the coverage depends on them):
   uniformly from 5 ordered categories with values (1, 2, 3.5, 5, 11) (unevenly spaced, all
   positive for the ratio level); each of the raters (2 for Cohen's kappa, 3 otherwise)
   reports t with probability rho, else a category drawn uniformly. rho = 0.3, 0.6, 0.9.
-  The true coefficient is its value on 200,000 units of the same model.
+  The true coefficient is its value on 200,000 units of the same model, except where it
+  is known exactly: with uniform marginals, Cohen's and Fleiss' kappa, nominal alpha and
+  AC1 all equal rho^2 in the population (agreement rho^2 + (1 - rho^2)/5, chance 1/5;
+  AC1's chance term is 0.2 too).
 - ICC(1,1): score = unit effect N(0, s^2) + rater noise N(0, 1), 3 ratings per unit,
   s^2 chosen for true ICC 0.3, 0.6, 0.9 (ICC = s^2 / (s^2 + 1)).
 - SME pass rate: k ~ Binomial(n, p), p = 0.03, 0.5, 0.97: coverage computed exactly.
@@ -34,12 +47,13 @@ from __future__ import annotations
 
 import argparse
 import time
+import zlib
 from collections.abc import Callable
 
 import numpy as np
 from scipy.stats import binom
 
-from annotator.agreement.bootstrap import MIN_CASES, case_bootstrap_interval
+from annotator.agreement.bootstrap import MIN_CASES, case_bootstrap_interval, min_cases_of
 from annotator.agreement.icc import icc
 from annotator.agreement.intervals import (
     bca_interval,
@@ -56,6 +70,7 @@ K = len(VALUES)
 
 MEASURES: dict[str, tuple[Measure, int]] = {
     "Cohen's kappa (2 raters)": (Measure("mean_pairwise_cohen_kappa", n_categories=K), 2),
+    "Fleiss' kappa": (Measure("fleiss_kappa", n_categories=K), 3),
     "alpha nominal": (Measure("krippendorff_alpha", n_categories=K, level="nominal"), 3),
     "alpha ordinal": (Measure("krippendorff_alpha", n_categories=K, level="ordinal"), 3),
     "alpha interval": (Measure("krippendorff_alpha", "values", level="interval"), 3),
@@ -63,6 +78,15 @@ MEASURES: dict[str, tuple[Measure, int]] = {
     "Gwet's AC1": (Measure("gwet_ac1", n_categories=K), 3),
     "Gwet's AC2 (quadratic)": (Measure("gwet_ac2", n_categories=K, weights="quadratic"), 3),
 }
+
+
+# Population value rho^2 for these (uniform marginals; see the docstring).
+EXACT_RHO_SQUARED = {"Cohen's kappa (2 raters)", "Fleiss' kappa", "alpha nominal", "Gwet's AC1"}
+
+
+def point_seed(name: str, n: int, truth: float) -> int:
+    """One independent stream per figure and grid point (stable across runs)."""
+    return zlib.crc32(f"{name}|{n}|{truth:.6f}".encode())
 
 
 def ratings(rng: np.random.Generator, n: int, raters: int, rho: float) -> Ratings:
@@ -91,14 +115,18 @@ def row(name: str, n: int, truth: float, cov: float, none: float, seconds: float
     print(f"| {name} | {n} | {truth:.3f} | {shown} | {none:.0%} | {seconds:.0f} s |", flush=True)
 
 
-def agreement_rows(reps: int, only: set[str]) -> None:
+def agreement_rows(reps: int, only: set[str], grid_n: tuple[int, ...] = GRID_N,
+                   rhos: tuple[float, ...] = RHOS, as_if_printed: bool = False) -> None:
     for name, (measure, raters) in MEASURES.items():
         if only and name not in only:
             continue
-        for rho in RHOS:
-            truth = measure.estimate(ratings(np.random.default_rng(99), 200_000, raters, rho))
+        for rho in rhos:
+            if name in EXACT_RHO_SQUARED:
+                truth: float | None = rho**2
+            else:
+                truth = measure.estimate(ratings(np.random.default_rng(99), 200_000, raters, rho))
             assert truth is not None
-            for n in GRID_N:
+            for n in grid_n:
                 start = time.perf_counter()
 
                 def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
@@ -107,23 +135,32 @@ def agreement_rows(reps: int, only: set[str]) -> None:
                     ci = measure.interval(ratings(rng, n, raters, rho))
                     return None if ci is None else ci.interval
 
-                cov, none = coverage(draw, truth, reps, n)
-                if none == 1 and n >= MIN_CASES and measure.coefficient != (
-                        "mean_pairwise_cohen_kappa"):
-                    # Under the coefficient's stated minimum: the coverage it would have had
-                    # (same interval code and data, the general minimum), for the docs.
-                    def below(rng: np.random.Generator, n: int = n, rho: float = rho,
-                              measure: Measure = measure, raters: int = raters
-                              ) -> tuple[float, float] | None:
-                        r = ratings(rng, n, raters, rho)
+                # Under the coefficient's stated minimum: the coverage it would have had
+                # (same interval code and data, the general minimum), for the docs.
+                def below(rng: np.random.Generator, n: int = n, rho: float = rho,
+                          measure: Measure = measure, raters: int = raters
+                          ) -> tuple[float, float] | None:
+                    r = ratings(rng, n, raters, rho)
+                    if measure.coefficient == "mean_pairwise_cohen_kappa":
+                        ci = measure.interval(r)
+                    else:
                         ci = case_bootstrap_interval(
                             measure.matrix(r), r.case_ids, measure.coefficient,
                             n_categories=measure.n_categories, level=measure.level,
                             weights=measure.weights, values=measure.positions,
                             min_cases=MIN_CASES)
-                        return None if ci is None else ci.interval
+                    return None if ci is None else ci.interval
 
-                    would, _ = coverage(below, truth, reps, n)
+                seed = point_seed(name, n, truth)
+                hidden = n < min_cases_of(measure.coefficient)
+                if as_if_printed and n >= MIN_CASES:
+                    cov, none = coverage(below, truth, reps, seed)
+                    shown = f"{name} (as if printed)" if hidden else name
+                    row(shown, n, truth, cov, none, time.perf_counter() - start)
+                    continue
+                cov, none = coverage(draw, truth, reps, seed)
+                if none == 1 and hidden and n >= MIN_CASES:
+                    would, _ = coverage(below, truth, reps, seed)
                     name_shown = f"{name} (under its minimum: {would:.3f} if printed)"
                     row(name_shown, n, truth, cov, none, time.perf_counter() - start)
                     continue
@@ -219,6 +256,12 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--only", nargs="*", default=[],
                         help="agreement figures by name, or: icc pass mean rubric table9")
+    parser.add_argument("--n", nargs="*", type=int, default=list(GRID_N),
+                        help="agreement grid sizes (default 10 30 100)")
+    parser.add_argument("--rho", nargs="*", type=float, default=list(RHOS),
+                        help="agreement grid: the raters' copy probabilities")
+    parser.add_argument("--as-if-printed", action="store_true",
+                        help="agreement intervals from the general minimum, not the stated")
     args = parser.parse_args()
     only = set(args.only)
     print("| figure | n | true value | coverage | no interval | run time |")
@@ -235,7 +278,7 @@ def main() -> None:
         icc_rows(args.reps)
     names = only & set(MEASURES)
     if not only or names:
-        agreement_rows(args.reps, names)
+        agreement_rows(args.reps, names, tuple(args.n), tuple(args.rho), args.as_if_printed)
 
 
 if __name__ == "__main__":

@@ -159,7 +159,7 @@ def _random_basis(n_cases: int, keys: list[str], seed: int, per_case: int = 3) -
 
 
 def test_fleiss_kappa_defined_when_raters_are_constant_matches_statsmodels() -> None:
-    basis = _random_basis(100, ["k1", "k2", "k3"], seed=3)  # Fleiss' CI needs 100 cases
+    basis = _random_basis(100, ["k1", "k2", "k3"], seed=3)  # >= Fleiss' stated minimum (30)
     report = build_report(basis, FAST)
     section = family(report, "difficulty")
     codes = np.array([[("normal", "hard", "extreme_hard").index(c.labels[k]["difficulty"]["value"])

@@ -348,5 +348,14 @@ def test_compare_two_systems_through_the_command_line(
     page = (tmp_path / "cmp" / "sme-compare.html").read_text()
     assert "B better" in page and "<svg" in page and "Holm p" in page
     assert json.loads((tmp_path / "cmp" / "sme-compare.json").read_text())["b"] == "copilot@1.4"
+    # --html FILE: the same page alone, wherever the user names it (no JSON, CSV or SVG).
+    html_file = tmp_path / "pages" / "b-vs-a.html"
+    assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--html",
+                 str(html_file)]) == 0
+    assert f"wrote {html_file}" in capsys.readouterr().out
+    assert html_file.read_text() == page and sorted(html_file.parent.iterdir()) == [html_file]
+    assert main([*base, "--html", str(tmp_path / "results.html")]) == 0
+    assert "SME review results" in (tmp_path / "results.html").read_text()
+    capsys.readouterr()
     assert main([*base, "--compare", "copilot@1.3", "nobody@0"]) != 0
     assert "no SME items of system 'nobody@0'" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from annotator.agreement.bootstrap import NOMINAL_CASES, STATED_MIN_CASES, min_cases_of
+from annotator.agreement.bootstrap import NOMINAL_CASES, STATED_MIN_CASES, stated_minimums
 from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import family_stats
 from annotator.agreement.latent_report import latent_class_section
@@ -81,8 +81,7 @@ def basis_section(basis: ProjectBasis, options: ReportOptions) -> dict[str, Any]
         f"95% CIs: BCa bootstrap over cases ({options.n_resamples} resamples, seed "
         f"{options.seed}; a case drawn twice counts twice); resamples where a coefficient is "
         f"undefined are dropped and counted; n/a below {options.min_cases} cases (below "
-        f"{min_cases_of('krippendorff_alpha')} for Krippendorff's alpha, Fleiss' kappa and "
-        "Gwet's AC1/AC2, where the interval's coverage falls short under that); below "
+        f"{stated_minimums()}, where the interval's coverage falls short under that); below "
         f"{NOMINAL_CASES} cases coverage is below nominal. Krippendorff's alpha at the level "
         "stated per family."
     )

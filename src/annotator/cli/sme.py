@@ -25,9 +25,9 @@ from annotator.services.sme.adjudication import list_conflicts
 from annotator.services.sme.imports import ImportRejected, import_benchmarks, import_items
 from annotator.services.sme.results import compare, results
 from annotator.services.sme.review import assign, queue, task_of
-from annotator.sme.compare_report import write_comparison
+from annotator.sme.compare_report import write_comparison, write_comparison_html
 from annotator.sme.lint import lint
-from annotator.sme.report import write_reports
+from annotator.sme.report import write_html, write_reports
 
 
 def register(subparsers: Any) -> None:
@@ -61,6 +61,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("sme-results", help="benchmark and rubric results, reliability")
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", type=Path, metavar="DIR", help="write JSON, CSV, HTML and SVG here")
+    p.add_argument("--html", type=Path, metavar="FILE",
+                   help="write the HTML report alone (with --compare: table and forest plot)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--compare", nargs=2, metavar=("A", "B"),
                    help="system B against system A (e.g. copilot@1.3 copilot@1.4)")
@@ -169,6 +171,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     a, b = args.compare
     found = compare(project, actor_of(project, args), a, b, seed=args.seed)
     write_outputs(args, lambda out: write_comparison(found, out), found.as_json)
+    if args.html:
+        print(f"wrote {write_comparison_html(found, args.html)}")
     if args.json:
         return 0
     print(f"{b} - {a}: mean normalised score and pass rate, 95% intervals")
@@ -201,7 +205,9 @@ def cmd_results(args: argparse.Namespace) -> int:
     project = project_of(args)
     found = results(project, actor_of(project, args), seed=args.seed)
     write_outputs(args, lambda out: write_reports(found, out), found.as_json)
-    if not args.json and not args.out:
+    if args.html:
+        print(f"wrote {write_html(found, args.html)}")
+    if not args.json and not args.out and not args.html:
         for b in found.benchmarks:
             score = interval_text(b.score, _ci(b.score_ci, b.score_n), b.score_n, 3)
             rate = interval_text(b.pass_rate, _ci(b.pass_rate_ci, b.pass_rate_n),

@@ -118,3 +118,10 @@ def write_comparison(found: Comparison, out: Path) -> list[Path]:
     paths[1].write_text(html_page(found), encoding="utf-8")
     paths[2].write_text(forest_svg(found), encoding="utf-8")
     return paths
+
+
+def write_comparison_html(found: Comparison, path: Path) -> Path:
+    """The comparison table and paired forest plot as one HTML page at ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html_page(found), encoding="utf-8")
+    return path

@@ -203,3 +203,10 @@ def write_reports(results: SmeResults, out: Path) -> list[Path]:
     paths[2].write_text(html_page(results), encoding="utf-8")
     paths[3].write_text(forest_svg(results), encoding="utf-8")
     return paths
+
+
+def write_html(results: SmeResults, path: Path) -> Path:
+    """The results page (tables, forest plot, basis) alone, at ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html_page(results), encoding="utf-8")
+    return path

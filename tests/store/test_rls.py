@@ -359,3 +359,45 @@ def test_a_person_facing_a_schema_behind_is_told_who_migrates(store: dict[str, A
             conn.commit()
     assert "administrator must migrate it" in str(behind.value)
     assert "annotator --project ADMIN_URL migrate" in str(behind.value)
+
+
+def test_an_adjudicator_decides_but_cannot_change_anyones_submitted_work(
+    store: dict[str, Any],
+) -> None:
+    """Seniors read what the review queue shows and write decisions; the rated work they read
+    stays the raters' (0014_r23a_senior_reads): no UPDATE or DELETE of another's row."""
+    from annotator.services.review.decisions import decide
+    from annotator.services.review.queue import list_items
+    from annotator.store.project import open_project
+
+    senior = next(n for n, p in store["people"].items() if p["roles"] == ["adjudicator"])
+    me = store["people"][senior]["id"]
+    read = ("SELECT id, state, version, values::text, submitted::text FROM rated_work"
+            " WHERE submitted_at IS NOT NULL AND rater_id <> %s ORDER BY id")
+    with _owner(store) as conn:
+        before = conn.execute(read, (me,)).fetchall()
+        decided = conn.execute("SELECT count(*) FROM decisions").fetchone()
+    assert before
+    with _as(store, senior) as conn:
+        assert conn.execute(read, (me,)).fetchall() == before  # the queue's reading
+        changed = conn.execute(
+            "UPDATE rated_work SET values = '{}', state = 'in_progress', submitted_at = NULL"
+            " WHERE rater_id <> %s", (me,)).rowcount
+        deleted = conn.execute("DELETE FROM rated_work WHERE rater_id <> %s", (me,)).rowcount
+        conn.commit()
+    assert (changed, deleted) == (0, 0)
+    # Deciding a conflict works through the senior's own login.
+    project = open_project(
+        f"postgresql://{store['people'][senior]['db_role']}@127.0.0.1:5432/{store['db']}")
+    try:
+        item = next(i for i in list_items(project, senior, only_open=True)
+                    if any(v is not None for v in i.values.values()))
+        value = next(v for v in item.values.values() if v is not None)
+        decide(project, senior, item.case_id, item.key, value, "protocol", "by the wall test")
+    finally:
+        project.close()
+    with _owner(store) as conn:
+        assert conn.execute(read, (me,)).fetchall() == before
+        assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] > decided[0]
+        assert conn.execute("SELECT adjudicator FROM decisions WHERE reason = 'by the wall test'"
+                            ).fetchone() == (senior,)

@@ -11,6 +11,11 @@ class ProjectError(AnnotatorError):
     """The project cannot be opened or created (path, newer schema, not a project)."""
 
 
+class LoginRefused(ProjectError):
+    """A team store's server refused the login: no password given, or a wrong name or password
+    (the server decides; the client never checks a password itself)."""
+
+
 class PermissionDenied(AnnotatorError):
     """The acting user lacks the role an operation needs."""
 

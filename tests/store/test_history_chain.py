@@ -201,6 +201,46 @@ def test_concurrent_writers_are_serialised_on_the_chain_head(pg_url: str) -> Non
     project.close()
 
 
+@pytest.mark.postgres
+def test_postgres_advances_the_head_in_one_statement_for_an_edit(pg_url: str) -> None:
+    """An edit's rows take and advance the head in one UPDATE ... RETURNING (the server
+    hashes, the client checks); a flush of many rows locks and updates it apart. Both
+    verify, and the head keeps the hash it had before the last one-statement advance."""
+    from sqlalchemy import event
+
+    from annotator.store.chain import ONE_STATEMENT_ROWS, head
+    from annotator.store.schema import ChainHead
+
+    project = open_project(pg_url)
+    add_user(project, "(setup)", "cu", ["curator"])
+    on_head: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if "history_chain" in statement:
+            on_head.append(" ".join(statement.split())[:40])
+
+    with project.read() as session:
+        before = head(session)
+    event.listen(project.engine, "before_cursor_execute", seen)
+    add_user(project, "cu", "a1", ["annotator"])  # one history row
+    event.remove(project.engine, "before_cursor_execute", seen)
+    assert on_head == ["UPDATE history_chain SET prev_hash = has"]
+    with project.read() as session:
+        stored = session.get(ChainHead, 1)
+        assert stored is not None and stored.prev_hash == before[1] and stored.seq > before[0]
+        one_edit = stored.seq
+    on_head.clear()
+    event.listen(project.engine, "before_cursor_execute", seen)
+    with project.tx() as session:
+        for i in range(ONE_STATEMENT_ROWS + 1):
+            record(session, "cu", "note", i=i)
+    assert [s.split()[0] for s in on_head] == ["SELECT", "UPDATE"]
+    event.remove(project.engine, "before_cursor_execute", seen)
+    report = _check(project)
+    assert report.intact and report.head_seq == one_edit + ONE_STATEMENT_ROWS + 1
+    project.close()
+
+
 def test_a_value_that_no_longer_parses_is_a_changed_row(tmp_path: Path) -> None:
     """SQLite's columns take any text: the walk names the row instead of a traceback."""
     project = open_project(tmp_path / "p")

@@ -1,110 +1,23 @@
-"""Logins checked by PostgreSQL itself, on the test's own cluster: scram-sha-256 over TLS
-(``hostssl``, a certificate for 127.0.0.1, clients with ``sslmode=verify-full``).
-
-The shared server trusts local connections, so this starts its own: ``initdb`` and
-``pg_ctl`` refuse root, so they run as ``postgres`` (``runuser``) in a folder it owns, on a
-free port; it is stopped at the end.
+"""Logins checked by PostgreSQL itself, on the test's own cluster (``pg_cluster``):
+scram-sha-256 over TLS (``hostssl``, a certificate for 127.0.0.1, ``sslmode=verify-full``).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
-from annotator.errors import ProjectError
+from annotator.errors import LoginRefused, ProjectError
+from pg_cluster import ADMIN_PASSWORD, NEEDS_CLUSTER, cluster, login_url, team_store
 
-ADMIN_PASSWORD = "admin-secret-1"
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        shutil.which("initdb") is None or shutil.which("runuser") is None
-        or shutil.which("openssl") is None or os.geteuid() != 0,
-        reason="needs initdb, pg_ctl, openssl and root (to run them as postgres)",
-    ),
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _as_postgres(*argv: str) -> None:
-    subprocess.run(["runuser", "-u", "postgres", "--", *argv], check=True,
-                   capture_output=True, timeout=120)
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[dict[str, Any]]:
-    base = Path(tempfile.mkdtemp(prefix="annotator-pg-"))
-    data, pwfile = base / "data", base / "pw"
-    pwfile.write_text(ADMIN_PASSWORD + "\n")
-    cert, key = base / "server.crt", base / "server.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)],
-                   check=True, capture_output=True, timeout=120)
-    key.chmod(0o600)
-    shutil.chown(base, "postgres")
-    for path in (pwfile, cert, key):
-        shutil.chown(path, "postgres")
-    port = _free_port()
-    _as_postgres("initdb", "-D", str(data), "-U", "postgres", f"--pwfile={pwfile}",
-                 "--auth-host=scram-sha-256", "--auth-local=scram-sha-256")
-    # TLS only from the network side, and every login checked by SCRAM-SHA-256.
-    (data / "pg_hba.conf").write_text(
-        "hostssl all all 127.0.0.1/32 scram-sha-256\n"
-        "hostnossl all all 127.0.0.1/32 reject\n"
-    )
-    options = (f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c ssl=on"
-               f" -c ssl_cert_file={cert} -c ssl_key_file={key}"
-               " -c password_encryption=scram-sha-256")
-    _as_postgres("pg_ctl", "-D", str(data), "-o", options, "-l", str(base / "log"),
-                 "-w", "start")
-    tls = f"sslmode=verify-full&sslrootcert={cert}"
-    try:
-        with psycopg.connect(host="127.0.0.1", port=port, user="postgres",
-                             password=ADMIN_PASSWORD, dbname="postgres", autocommit=True,
-                             sslmode="verify-full", sslrootcert=str(cert)) as conn:
-            conn.execute("CREATE DATABASE team")
-        yield {"port": port, "cert": cert, "tls": tls, "base": base,
-               "admin": f"postgresql://postgres:{ADMIN_PASSWORD}@127.0.0.1:{port}/team?{tls}"}
-    finally:
-        subprocess.run(["runuser", "-u", "postgres", "--", "pg_ctl", "-D", str(data),
-                        "-m", "immediate", "stop"], capture_output=True, timeout=120)
-        shutil.rmtree(base, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def team_store(cluster: dict[str, Any]) -> dict[str, Any]:
-    from annotator.services.users import add_user, list_users, reset_password
-    from annotator.store.project import open_project
-
-    admin = open_project(cluster["admin"])
-    try:
-        add_user(admin, "(setup)", "cu", ["curator"])
-        add_user(admin, "cu", "a1", ["annotator"])
-        reset_password(admin, "cu", "curator-pass-1")
-        reset_password(admin, "a1", "annotator-pass-1")
-        roles = {u.name: u.db_role for u in list_users(admin)}
-    finally:
-        admin.close()
-    return {**cluster, "roles": roles}
-
-
-def _url(store: dict[str, Any], name: str) -> str:
-    return f"postgresql://{store['roles'][name]}@127.0.0.1:{store['port']}/team?{store['tls']}"
+__all__ = ["cluster", "team_store"]  # fixtures, used by name
+pytestmark = NEEDS_CLUSTER
+_url = login_url
 
 
 def test_the_server_checks_the_password(team_store: dict[str, Any]) -> None:
@@ -173,3 +86,29 @@ def test_the_command_line_logs_in_through_the_server(
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_login_by_name_and_password_is_the_servers_to_refuse(
+    team_store: dict[str, Any]
+) -> None:
+    """The core's login for the GUI: the store's URL (any or no user in it), a login name and
+    a password; a refusal is one LoginRefused line without the password."""
+    from annotator.services.users import resolve_actor
+    from annotator.store.project import login_name, open_as_login, open_project
+
+    bare = f"postgresql://127.0.0.1:{team_store['port']}/team?{team_store['tls']}"
+    with pytest.raises(LoginRefused) as asked:
+        open_project(_url(team_store, "cu"))  # no password: the server asks for one
+    assert "asks for the password" in str(asked.value)
+    assert login_name(_url(team_store, "cu")) == team_store["roles"]["cu"]
+    with pytest.raises(LoginRefused) as refused:
+        open_as_login(bare, team_store["roles"]["cu"], "not-the-password-7")
+    assert "wrong login name or password" in str(refused.value)
+    assert "not-the-password-7" not in str(refused.value)
+    assert refused.value.__cause__ is None and refused.value.__suppress_context__
+    project = open_as_login(bare, f" {team_store['roles']['cu']} ", "curator-pass-1")
+    try:
+        assert resolve_actor(project, None) == "cu"
+        assert "curator-pass-1" not in project.location
+    finally:
+        project.close()

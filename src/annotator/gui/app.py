@@ -64,6 +64,31 @@ def _store_password(args: argparse.Namespace) -> str | None:
     return os.environ.get("ANNOTATOR_PASSWORD")
 
 
+def _open_store(location: str, password: str | None, screenshot: bool) -> Any:
+    """Open the project; a team store whose server wants this person's login asks for it
+    (the login dialog, retried until the server lets them in or they cancel)."""
+    from annotator.errors import LoginRefused
+    from annotator.store.project import login_name, open_as_login, open_project
+
+    try:
+        return open_project(location, password=password)
+    except LoginRefused as refused:
+        if screenshot:
+            raise
+        from PySide6.QtWidgets import QDialog
+
+        from annotator.gui.curator.command_line import shown_location
+        from annotator.gui.login import LoginDialog
+
+        dialog = LoginDialog(
+            shown_location(location), lambda name, secret: open_as_login(location, name, secret),
+            login=login_name(location), message=str(refused) if password is not None else "",
+        )
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            raise LoginRefused("login cancelled: nothing was opened") from None
+        return dialog.result_value
+
+
 def _log_in(project: Any, user: str, args: argparse.Namespace) -> None:
     """On a team store with logins, the user proves who they are before any page opens."""
     from annotator.services.users import authenticate, logins_required
@@ -153,7 +178,6 @@ def open_window(args: argparse.Namespace) -> Any:
     from annotator.gui.main_window import MainWindow
     from annotator.resources import icon_path
     from annotator.services.users import connection_user
-    from annotator.store.project import open_project
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -177,7 +201,7 @@ def open_window(args: argparse.Namespace) -> Any:
         project, requested = _open_bundle(bundle, getattr(args, "into", None) or args.project)
         args.page = args.page or "annotate"
     else:
-        project = open_project(args.project, password=_store_password(args)) \
+        project = _open_store(args.project, _store_password(args), bool(args.screenshot)) \
             if args.project else None
     person = connection_user(project, requested) if project is not None else None
     user = person or (_identity(project, requested, bool(args.screenshot), args.page) if project

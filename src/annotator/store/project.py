@@ -19,7 +19,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from annotator import __version__
-from annotator.errors import ConflictError, ProjectError, StoreUnavailable
+from annotator.errors import (
+    ConflictError,
+    LoginRefused,
+    ProjectError,
+    StoreUnavailable,
+    ValidationError,
+)
 from annotator.store.db import (
     ReadOnlyViolation,
     current_revision,
@@ -213,6 +219,9 @@ def open_project(
     except ProjectError:
         raise
     except Exception as exc:  # driver errors: unreachable server, corrupt file, ...
+        refused = _login_refused(exc, loc, password)
+        if refused is not None:
+            raise refused from None  # the driver's chain holds nothing the user needs
         raise ProjectError(f"cannot open project {_safe(loc)}: {_first_line(exc)}") from exc
     images = ImageStore(folder / "images" if folder is not None else None)
     project = Project(loc, engine, session_factory(engine), images, folder)
@@ -220,6 +229,64 @@ def open_project(
         _refuse_strangers(project)
     _ensure_identity(project)
     return project
+
+
+def login_location(location: str, login: str) -> str:
+    """A team store's URL with ``login`` (a person's ``db_role``) as its user and no password
+    in it: the password travels beside the URL, never inside it."""
+    from sqlalchemy.engine import make_url
+
+    if not is_url(location) or location.startswith("sqlite"):
+        raise ValidationError(f"{_safe(location)} is no team store: a login needs a"
+                              " postgresql:// URL")
+    login = login.strip()
+    if not login or any(ord(c) < 32 or c == "\x7f" for c in login):
+        raise ValidationError("give your login name (the db_role your curator gave you)")
+    return make_url(location).set(username=login, password=None).render_as_string(False)
+
+
+def login_name(location: str) -> str:
+    """The login a team store's URL names ('' when it names none)."""
+    from sqlalchemy.engine import make_url
+
+    if not is_url(location) or location.startswith("sqlite"):
+        return ""
+    try:
+        return make_url(location).username or ""
+    except Exception:
+        return ""
+
+
+def open_as_login(location: str, login: str, password: str) -> Project:
+    """Open a team store as the person whose login role is ``login``.
+
+    PostgreSQL checks ``password`` (SCRAM-SHA-256); a refusal raises :class:`LoginRefused`
+    with one readable line that never holds the password. Nothing is written anywhere.
+    """
+    return open_project(login_location(location, login), password=password)
+
+
+# SQLSTATEs of a refused login: invalid_password, invalid_authorization_specification.
+_LOGIN_STATES = {"28P01", "28000"}
+_LOGIN_WORDS = ("password authentication failed", "no password supplied",
+                "authentication failed for user")
+
+
+def _login_refused(exc: BaseException, location: str, password: str | None
+                   ) -> LoginRefused | None:
+    """The server's refusal of a login as one line (None: some other failure)."""
+    orig = getattr(exc, "orig", None) or exc
+    state = str(getattr(orig, "sqlstate", "") or "")
+    said = str(orig).lower()
+    if state not in _LOGIN_STATES and not any(w in said for w in _LOGIN_WORDS):
+        return None
+    who = login_name(location) or "(no login name)"
+    if password is None and "no password supplied" in said:
+        return LoginRefused(f"the team store {_safe(location)} asks for the password of"
+                            f" {who}: nothing was opened")
+    why = _first_line(orig).rsplit("FATAL:", 1)[-1].strip()
+    return LoginRefused(f"the server refused the login {who!r} ({why}): wrong login name or"
+                        " password; nothing was opened")
 
 
 def _safe(location: str) -> str:

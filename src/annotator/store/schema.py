@@ -202,6 +202,9 @@ class ChainHead(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     seq: Mapped[int] = mapped_column(BigInteger)
     hash: Mapped[str] = mapped_column(String(64))
+    # The hash before the last advance: what PostgreSQL's one-statement advance returns
+    # (store/chain.py); None after an advance in two statements.
+    prev_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SyncBundle(Base):

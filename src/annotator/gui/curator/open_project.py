@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, LoginRefused
 from annotator.gui import theme
 from annotator.gui.curator.command_line import shown_location
+from annotator.gui.login import LoginDialog
 from annotator.gui.tasks import run_task_in_background
-from annotator.store.project import Project, is_url, open_project
+from annotator.store.project import Project, is_url, login_name, open_as_login, open_project
 from annotator.tasks import TaskState
 
 ERROR_STYLE = "color: $refused;"
@@ -44,6 +45,7 @@ class OpenProjectDialog(QDialog):
         super().__init__(parent)
         self.switch = switch
         self.busy = False
+        self.login: LoginDialog | None = None
         self.setObjectName("project.open")
         self.setWindowTitle("New or open project")
         self.resize(760, 300)
@@ -124,8 +126,30 @@ class OpenProjectDialog(QDialog):
     def _failed(self, exc: BaseException) -> None:
         self.busy = False
         self.open_button.setEnabled(True)
+        if isinstance(exc, LoginRefused) and not isinstance(self.login, LoginDialog):
+            self._ask_login(self.location.text().strip())
+            return
         why = str(exc) if isinstance(exc, AnnotatorError) else f"{type(exc).__name__}: {exc}"
         self._say(f"Not opened: {why}", error=True)
+
+    def _ask_login(self, where: str) -> None:
+        """The team store wants the person's login: ask for it (the server checks it)."""
+        self._say("The team store asks who you are: log in.")
+        self.login = LoginDialog(shown_location(where),
+                                 lambda name, secret: open_as_login(where, name, secret),
+                                 login=login_name(where), parent=self)
+        dialog = self.login
+
+        def finished(code: int) -> None:
+            self.login = None
+            if code == QDialog.DialogCode.Accepted:
+                self._opened(dialog.result_value)
+            else:
+                self._say("Not opened: the login was cancelled.", error=True)
+            dialog.deleteLater()
+
+        dialog.finished.connect(finished)
+        dialog.open()
 
     def _say(self, text: str, error: bool = False) -> None:
         self.status.setStyleSheet(theme.css(ERROR_STYLE) if error else "")

@@ -365,7 +365,7 @@ def test_an_adjudicator_decides_but_cannot_change_anyones_submitted_work(
     store: dict[str, Any],
 ) -> None:
     """Seniors read what the review queue shows and write decisions; the rated work they read
-    stays the raters' (0014_r23a_senior_reads): no UPDATE or DELETE of another's row."""
+    stays the raters' (0015_senior_reads): no UPDATE or DELETE of another's row."""
     from annotator.services.review.decisions import decide
     from annotator.services.review.queue import list_items
     from annotator.store.project import open_project

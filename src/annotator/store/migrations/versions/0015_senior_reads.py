@@ -7,16 +7,16 @@ records, reviewer letters, detected items, the case's state and history; sending
 for a re-check is an import, a curator's): the UPDATE policy now gives a rater their own rows
 and a curator all. SQLite has no row security: nothing changes there.
 
-Revision ID: 0014_r23a_senior_reads
-Revises: 0013_rls
+Revision ID: 0015_senior_reads
+Revises: 0014_calibration_view
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0014_r23a_senior_reads"
-down_revision = "0013_rls"
+revision = "0015_senior_reads"
+down_revision = "0014_calibration_view"
 branch_labels = None
 depends_on = None
 

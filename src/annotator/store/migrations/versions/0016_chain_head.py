@@ -6,8 +6,8 @@ advances the head in one round trip instead of two. The row-level security polic
 0013's: a set-returning helper for an annotator's cases, tried on this branch, made the
 edit's case reads slower, not faster (docs/performance.md).
 
-Revision ID: 0014_r23b_edit_cost
-Revises: 0013_rls
+Revision ID: 0016_chain_head
+Revises: 0015_senior_reads
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_r23b_edit_cost"
-down_revision = "0013_rls"
+revision = "0016_chain_head"
+down_revision = "0015_senior_reads"
 branch_labels = None
 depends_on = None
 

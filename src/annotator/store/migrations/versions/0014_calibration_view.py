@@ -9,7 +9,7 @@ it shows the caller (``annotator_me()``, the invoking role) the ``kind`` and ``i
 the calibration items on which they hold active rated work, and nothing else. SQLite stores
 (never walled) are unchanged. See docs/security.md.
 
-Revision ID: 0014_q26_calibration
+Revision ID: 0014_calibration_view
 Revises: 0013_rls
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0014_q26_calibration"
+revision = "0014_calibration_view"
 down_revision = "0013_rls"
 branch_labels = None
 depends_on = None

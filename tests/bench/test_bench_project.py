@@ -97,6 +97,24 @@ def test_bench_figures_have_the_issue_shape(tmp_path: Path) -> None:
     assert "window_level" in format_table(results)
 
 
+def test_the_import_figures_say_cpu_per_wall_second_and_images_per_second(
+    tmp_path: Path
+) -> None:
+    from annotator.bench.run import _import_figures, format_table
+
+    figures = _import_figures(tmp_path, 2, 1, lambda _text: None)
+    cpu = figures["import_cpu_ratio"]
+    assert cpu["runs"] == 1 and cpu["cpu_s"][0] > 0
+    assert cpu["median"] == round(cpu["cpu_s"][0] / figures["import"]["median_s"], 2)
+    rate = figures["import_images_per_s"]
+    images = [p for p in (tmp_path / "drafts-2").rglob("*") if p.suffix != ".json"
+              and p.is_file()]
+    assert rate["images"] == len(images) > 0
+    assert rate["with_text_check"] == round(len(images) / figures["import"]["median_s"], 1)
+    table = format_table({"cases": 2, "machine": {"cpus": 2}, **figures})
+    assert "CPU s / wall s" in table and "images/s" in table
+
+
 def test_items_of_named_cases_are_those_of_the_whole_queue(project: Project) -> None:
     from annotator.bench.synth import SENIOR
     from annotator.services.review.queue import list_items

@@ -12,6 +12,7 @@ import time
 STARTED = time.perf_counter()
 
 import json  # noqa: E402
+import os  # noqa: E402
 import resource  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -56,11 +57,19 @@ def job_import_unchecked(drafts: Path, target: Path) -> None:
 JOBS = {"import": job_import, "import-unchecked": job_import_unchecked, "export": job_export}
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its children it waited for (the import's worker
+    processes, Tesseract): the whole process tree's."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def main(argv: list[str]) -> int:
     job, *paths = argv
     JOBS[job](*[Path(p) for p in paths])
     seconds = time.perf_counter() - STARTED
-    print(json.dumps({"seconds": seconds, "peak_rss_mb": round(_peak_rss_mb(), 1)}))
+    print(json.dumps({"seconds": seconds, "peak_rss_mb": round(_peak_rss_mb(), 1),
+                      "cpu_s": round(_cpu_seconds(), 3)}))
     return 0
 
 

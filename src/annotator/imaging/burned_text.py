@@ -147,7 +147,9 @@ def candidate_lines(grey: np.ndarray) -> list[Candidate]:
 
 
 def _lines(mask: np.ndarray) -> list[Box]:
-    if not mask.any():
+    # Three glyphs at least _GLYPH_HEIGHT[0] rows high hold at least that many pixels each:
+    # a mask with fewer (most textless frames' few specks) has no line, and is not labelled.
+    if np.count_nonzero(mask) < _MIN_GLYPHS * _GLYPH_HEIGHT[0]:
         return []
     labels, count = ndimage.label(mask, structure=np.ones((3, 3), dtype=bool))
     if count < _MIN_GLYPHS:

@@ -5,16 +5,27 @@ case, so :class:`ImageRejected` carries the field that named the image and the r
 
 Each DICOM file is parsed once: the probe's dataset is de-identified in place, and the
 written file is parsed once more to prove that it is still a DICOM image with the very
-same pixel data (so its pixels decode as the probe proved). Images of a batch of cases are
-read on a few worker threads (zlib and the pixel decoders release the GIL).
+same pixel data (so its pixels decode as the probe proved).
+
+All of an image's work runs in one call, :func:`load_image`: read, probe (decode), clean
+(de-identify, re-encode), hash and check for burned-in text, the check reusing the probe's
+decoded pixels. An import of more than :data:`PROCESS_MIN_IMAGES` images runs those calls
+in one process pool for the whole run, one worker per CPU, so every core works on images
+while the main process only stores the results (bytes and metadata); a smaller import
+runs them on a few threads (starting worker processes would cost more than it saves).
 """
 
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
+import sys
+import threading
 import warnings
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Iterable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -54,6 +65,10 @@ class ImageRejected(AnnotatorError):
         self.field = field
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[ImageRejected], tuple[str, str]]:
+        # Raised in a worker process and re-raised here: rebuilt from field and reason.
+        return (ImageRejected, (self.field, self.reason))
+
 
 @dataclass(frozen=True)
 class _Cleaned:
@@ -65,24 +80,73 @@ class _Cleaned:
     pixel_check: PixelCheck | None
 
 
-WORKERS = max(1, min(4, os.cpu_count() or 1))
+@dataclass(frozen=True)
+class LoadSettings:
+    """How one import run reads its images (the same in every worker)."""
+
+    deidentify: bool
+    seed: str
+    check_pixels: bool = True
+    checked: frozenset[str] = frozenset()  # hashes whose pixels the project checked before
+
+
+THREADS = max(1, min(4, os.cpu_count() or 1))  # a small import's worker threads
+PROCESS_MIN_IMAGES = 20  # an import citing fewer images reads them on threads
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (its affinity where the system says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How the image workers start: forked (at once, sharing the loaded modules) only where
+    that is safe, a Linux process with no other thread and without Qt; else spawned (a
+    fresh interpreter, as the GUI's import and other systems need)."""
+    if (sys.platform.startswith("linux") and threading.active_count() == 1
+            and "PySide6.QtCore" not in sys.modules):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
 
 
 class ImageReader:
     """Reads images for one import run; a file cited by several cases of a batch is read once.
 
-    :meth:`prefetch` starts reading on worker threads; :meth:`read` waits for the result;
+    :meth:`prefetch` starts reading in the background (worker processes for a large run,
+    threads for a small one, see :meth:`plan`); :meth:`read` waits for the result;
     :meth:`forget` drops what a finished batch read, so memory holds about two batches' images.
     """
 
     def __init__(self, *, deidentify: bool, seed: str, checked: frozenset[str] = frozenset(),
-                 check_pixels: bool = True) -> None:
-        self._deidentify = deidentify
-        self._seed = seed
-        self._checked = checked  # hashes whose pixels the project checked before
-        self._check_pixels = check_pixels
-        self._cache: dict[Path, _Cleaned | ImageRejected | Future[_Cleaned]] = {}
-        self._pool: ThreadPoolExecutor | None = None
+                 check_pixels: bool = True, processes: bool | None = None) -> None:
+        self._settings = LoadSettings(deidentify, seed, check_pixels, frozenset(checked))
+        self._processes = processes  # None: decided by the run's size (see plan)
+        self._cache: dict[Path, _Cleaned | ImageRejected | Future[_Cleaned] | None] = {}
+        self._pool: Executor | None = None
+        self._planned = 0
+
+    def plan(self, images: int) -> None:
+        """Say that ``images`` more images are about to be prefetched: once a run cites
+        :data:`PROCESS_MIN_IMAGES` or more, it gets its process pool (unless told not to)."""
+        self._planned += images
+        if self._pool is not None:
+            return
+        wanted = self._processes
+        if wanted is None:
+            wanted = self._planned >= PROCESS_MIN_IMAGES
+        if wanted:
+            self._pool = ProcessPoolExecutor(
+                cpu_count(), mp_context=pool_context(), initializer=_start_worker,
+                initargs=(self._settings,))
+
+    def prefetch_all(self, items: Iterable[tuple[Path, ImageUse]]) -> set[Path]:
+        """:meth:`prefetch` each (folder, use); the keys they are cached under."""
+        listed = list(items)
+        self.plan(len(listed))
+        keys = {self.prefetch(base, use) for base, use in listed}
+        return {key for key in keys if key is not None}
 
     def prefetch(self, base: Path, use: ImageUse) -> Path | None:
         """Start reading ``use``'s image in the background (errors wait for :meth:`read`);
@@ -94,8 +158,16 @@ class ImageReader:
             return None
         if key not in self._cache:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="import-image")
-            self._cache[key] = self._pool.submit(self._load, location, use.draft_path)
+                self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="import-image")
+            try:
+                if isinstance(self._pool, ProcessPoolExecutor):
+                    future = self._pool.submit(_load_in_worker, location, use.draft_path)
+                else:
+                    future = self._pool.submit(load_image, self._settings, location,
+                                               use.draft_path)
+            except BrokenProcessPool:  # a worker died: read() loads it here instead
+                future = None
+            self._cache[key] = future
         return key
 
     def forget(self, keys: set[Path]) -> None:
@@ -121,13 +193,14 @@ class ImageReader:
                 cached = cached.result()
             except ImageRejected as exc:
                 cached = exc
-            self._cache[key] = cached
+            except BrokenProcessPool:
+                cached = None  # the worker died (killed, out of memory): load it here
         if cached is None:
             try:
-                cached = self._load(location, use.draft_path)
+                cached = load_image(self._settings, location, use.draft_path)
             except ImageRejected as exc:
                 cached = exc
-            self._cache[key] = cached
+        self._cache[key] = cached
         if isinstance(cached, ImageRejected):
             raise ImageRejected(use.field, cached.reason)
         return CandidateImage(
@@ -139,34 +212,53 @@ class ImageReader:
             pixel_check=cached.pixel_check,
         )
 
-    def _load(self, location: Path, draft_path: str) -> _Cleaned:
-        try:
-            data = read_regular(location, MAX_FILE_BYTES)
-        except FileNotFoundError:
-            raise ImageRejected("", f"image file not found: {location}") from None
-        except IsADirectoryError:
-            raise ImageRejected("", f"image path is a folder, not a file: {location}") from None
-        except OSError as exc:
-            raise ImageRejected("", f"cannot read image {location}: {os_reason(exc)}") from None
-        info, dataset, raster = _probe(data, draft_path)
-        removed: list[str] = []
-        if self._deidentify:
-            pixels = dataset.get("PixelData") if dataset is not None else None
-            data, removed = _clean(data, info, draft_path, self._seed, dataset, raster)
-            if removed:  # the rewritten file must still decode
-                info, dataset = _recheck(data, info, draft_path, pixels)
-        header: dict[str, str] = {}
-        if dataset is not None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                header = header_of(dataset)
-        sha = hashlib.sha256(data).hexdigest()
-        check = None
-        if self._check_pixels and sha not in self._checked:
-            # The probe's decode is reused: a DICOM's parse, a PNG's or JPEG's pixels.
-            check = check_pixels(data, name=draft_path, dataset=dataset, sha=sha,
-                                 pixels=None if raster is None else raster_pixels(raster))
-        return _Cleaned(data, sha, info, tuple(removed), tuple(header.items()), check)
+
+_WORKER_SETTINGS: LoadSettings | None = None
+
+
+def _start_worker(settings: LoadSettings) -> None:
+    """A worker process's start: the run's settings, sent once, not with every image."""
+    global _WORKER_SETTINGS
+    _WORKER_SETTINGS = settings
+
+
+def _load_in_worker(location: Path, draft_path: str) -> _Cleaned:
+    assert _WORKER_SETTINGS is not None, "started without _start_worker"
+    return load_image(_WORKER_SETTINGS, location, draft_path)
+
+
+def load_image(settings: LoadSettings, location: Path, draft_path: str) -> _Cleaned:
+    """All of one image's work: read, probe, clean, hash, check its pixels for text.
+
+    Raises :class:`ImageRejected` (its field empty: :meth:`ImageReader.read` names it).
+    """
+    try:
+        data = read_regular(location, MAX_FILE_BYTES)
+    except FileNotFoundError:
+        raise ImageRejected("", f"image file not found: {location}") from None
+    except IsADirectoryError:
+        raise ImageRejected("", f"image path is a folder, not a file: {location}") from None
+    except OSError as exc:
+        raise ImageRejected("", f"cannot read image {location}: {os_reason(exc)}") from None
+    info, dataset, raster = _probe(data, draft_path)
+    removed: list[str] = []
+    if settings.deidentify:
+        pixels = dataset.get("PixelData") if dataset is not None else None
+        data, removed = _clean(data, info, draft_path, settings.seed, dataset, raster)
+        if removed:  # the rewritten file must still decode
+            info, dataset = _recheck(data, info, draft_path, pixels)
+    header: dict[str, str] = {}
+    if dataset is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            header = header_of(dataset)
+    sha = hashlib.sha256(data).hexdigest()
+    check = None
+    if settings.check_pixels and sha not in settings.checked:
+        # The probe's decode is reused: a DICOM's parse, a PNG's or JPEG's pixels.
+        check = check_pixels(data, name=draft_path, dataset=dataset, sha=sha,
+                             pixels=None if raster is None else raster_pixels(raster))
+    return _Cleaned(data, sha, info, tuple(removed), tuple(header.items()), check)
 
 
 def _locate(base: Path, use: ImageUse) -> Path:

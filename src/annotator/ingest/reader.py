@@ -53,9 +53,9 @@ def iter_case_sources(paths: Sequence[Path], *, deidentify: bool = True, seed: s
     """:func:`read_case_sources` in parts of about ``batch`` cases, so that an import holds
     about two parts' images in memory, not every image of the run.
 
-    The images of the next part are read on worker threads while the caller stores the
-    part just yielded: cleaning images (zlib, pixel decoders) and writing the database
-    overlap instead of taking turns.
+    The images of the next part are read in worker processes (threads for a small run,
+    see :class:`ImageReader`) while the caller stores the part just yielded: cleaning and
+    checking images and writing the database overlap instead of taking turns.
     """
     files, rejected = find_case_files(paths)
     part = IngestResult()
@@ -97,13 +97,9 @@ def _start(objects: list[CaseObject], images: ImageReader, first_seen: dict[str,
            result: IngestResult) -> _Started:
     """Check the cases in order and start reading all their images."""
     checked = [_check(obj, first_seen, result) for obj in objects]
-    keys: set[Path] = set()
-    for item in checked:
-        if not isinstance(item, Rejection):
-            for use in image_uses(item.content):
-                key = images.prefetch(item.obj.file.parent, use)
-                if key is not None:
-                    keys.add(key)
+    keys = images.prefetch_all((item.obj.file.parent, use) for item in checked
+                               if not isinstance(item, Rejection)
+                               for use in image_uses(item.content))
     return _Started(checked, result, keys)
 
 

@@ -33,7 +33,7 @@ from annotator.services.users import get_user, list_users
 from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
-from annotator.store.repeats import case_state_for_rater, served
+from annotator.store.repeats import case_state_for_rater, served, served_all
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).
@@ -153,8 +153,9 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     with project.read() as session:
         user = get_user(session, annotator)
         pairs = session.execute(_assigned(user.id)).all()
-        everything = [_row(served(session, annotation), case, revision)
-                      for annotation, case, revision in pairs]
+        rows = served_all(session, [annotation for annotation, _, _ in pairs])
+        everything = [_row(row, case, revision)
+                      for row, (_, case, revision) in zip(rows, pairs, strict=True)]
         first = first_for(session, user, "case")
     # Calibration items first for a rater in calibration, then by case id.
     everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))

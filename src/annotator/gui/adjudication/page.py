@@ -35,7 +35,7 @@ from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.view import CaseDetail, case_detail, case_images
 
 PREVIEW_SIZE = 480
-QUEUE_PAGE = 100  # queue rows read at a time (more as the list scrolls)
+QUEUE_PAGE = 50  # queue rows read at a time, about two screens (more as the list scrolls)
 
 
 def _first_pages(project: Any, user: str, keep: str | None) -> queue.QueuePage:

@@ -275,7 +275,7 @@ def case_queue(
 
 
 def case_queue_page(
-    project: Project, reader: str, *, after: QueueKey | None = None, limit: int | None = 100
+    project: Project, reader: str, *, after: QueueKey | None = None, limit: int | None = 50
 ) -> QueuePage:
     """The queue's cases after ``after`` (from the start without it), at most ``limit``.
 

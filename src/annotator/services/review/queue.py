@@ -299,7 +299,10 @@ def case_queue_page(
         rows = load_rows(session, list(cases.values()), scope, with_reviews=True)
         more = limit is not None and len(page) == limit
         return QueuePage(
-            entries=[_entry(cases[pk], rows) for _, pk in page],
+            # A case that changed between these statements (each reads the latest commit on
+            # PostgreSQL) is left out of this read; the next one shows it.
+            entries=[_entry(cases[pk], rows) for _, pk in page
+                     if pk in cases and _read_whole(cases[pk], rows)],
             after=page[-1][0] if more and page else None,
             cases=len(ranked) + sum(closed.values()),
             open_conflicts=sum(count for _, _, count in ranked),
@@ -311,6 +314,12 @@ def case_queue_page(
 
 
 _CHUNK = 500  # ids per IN list
+
+
+def _read_whole(case: Case, rows: QueueRows) -> bool:
+    """Whether ``rows`` hold the draft an entry of ``case`` reads."""
+    return case.state not in (CaseState.IN_REVIEW.value, CaseState.GREEN_LIT.value) or (
+        case.current_revision_id in rows.contents)
 
 
 def _ranked_in_review(session: Session) -> list[tuple[QueueKey, uuid.UUID, int]]:

@@ -193,13 +193,13 @@ def test_the_queue_is_read_off_the_gui_thread(  # type: ignore[no-untyped-def]
     from annotator.services.review import queue as review_queue
 
     threads: list[str] = []
-    real = review_queue.case_queue
+    real = review_queue.case_queue_page
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(review_queue, "case_queue", spy)
+    monkeypatch.setattr(review_queue, "case_queue_page", spy)
     registry = ActionRegistry(bindings_file=tmp_path / "shortcuts.json")
     page = Page(GuiContext(conflicts, "adj", registry, case_id="T1"))
     qtbot.addWidget(page)
@@ -207,6 +207,24 @@ def test_the_queue_is_read_off_the_gui_thread(  # type: ignore[no-untyped-def]
     qtbot.waitUntil(page.ready, timeout=10_000)
     assert threads and threading.main_thread().name not in threads
     assert page.queue.current() == "T1" and page.table.current() is not None
+
+
+def test_the_queue_shows_a_page_and_reads_the_next_one_when_stepped_past_it(  # type: ignore[no-untyped-def]
+    qtbot, conflicts, make_page, monkeypatch
+) -> None:
+    from annotator.gui.adjudication import page as review_page
+
+    monkeypatch.setattr(review_page, "QUEUE_PAGE", 1)
+    page = make_page(conflicts)
+    assert [e.case_id for e in page.queue.entries] == ["T1"]  # one page of one row
+    assert "2 cases" in page.queue.heading.text()  # the heading counts the whole queue
+    page.queue.step(1)  # past the last row shown: the next page is read
+    qtbot.waitUntil(lambda: len(page.queue.entries) == 2, timeout=10_000)
+    page.queue.step(1)
+    assert page.queue.current() == "T2"
+    page.queue.step(1)  # a full page may not be the last: the empty one after it says so
+    qtbot.waitUntil(lambda: page.queue.after is None, timeout=10_000)
+    assert [e.case_id for e in page.queue.entries] == ["T1", "T2"]
 
 
 def test_conflicts_waiting_on_other_pages_are_named(  # type: ignore[no-untyped-def]

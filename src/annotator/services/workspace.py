@@ -9,12 +9,14 @@ a folder project and a PostgreSQL team store look the same to the GUI.
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
 
 from annotator.domain import queue_order
 from annotator.domain.labels import (
@@ -33,7 +35,7 @@ from annotator.services.users import get_user, list_users
 from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
-from annotator.store.repeats import case_state_for_rater, served
+from annotator.store.repeats import case_state_for_rater, served, served_all
 from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
 
 # Filters of the case list (id -> label shown in the GUI).
@@ -124,15 +126,63 @@ def next_open(rows: list[CaseRow], after: str) -> str | None:
     return ids[found] if found is not None else None
 
 
-def _assigned(user_id: uuid.UUID) -> Select[Annotation, Case, CaseRevision]:
-    """The annotator's assigned cases (withdrawn ones excluded), each with its annotation and
-    the revision it is made on."""
+def _assigned(user_id: uuid.UUID) -> Select[Any]:
+    """The annotator's assigned cases (withdrawn ones excluded): each annotation, its case's
+    id and state, and the revision it is made on (its id, content hash and problems: the
+    draft itself is read once per revision, :func:`_drafts`)."""
     return (
-        select(Annotation, Case, CaseRevision)
+        select(Annotation, Case.case_id, Case.state, CaseRevision.id,
+               CaseRevision.content_hash, CaseRevision.problems)
         .join(Case, Annotation.case_pk == Case.id)
         .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
         .where(Annotation.annotator_id == user_id, Annotation.withdrawn_at.is_(None))
     )
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """What the case list shows of a revision's draft, and the text a search looks in."""
+
+    title: str
+    figures: list[str]
+    modalities: tuple[str, ...]
+    haystack: str
+
+
+# A revision never changes (a new draft is a new revision), so what the list shows of it is
+# kept by (revision id, content hash): a refresh reads no draft it has read before.
+_DRAFTS: dict[tuple[uuid.UUID, str], _Draft] = {}
+_DRAFTS_KEPT = 50_000
+_DRAFTS_LOCK = threading.Lock()  # the GUI reads the list on worker threads
+_IN_CHUNK = 500  # ids per IN list
+
+
+def _draft_of(content: dict[str, Any]) -> _Draft:
+    haystack = " ".join(
+        str(content.get(k) or "")
+        for k in ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis")
+    ).lower()
+    return _Draft(str(content.get("case_title") or ""), figures(content),
+                  _modalities(content), haystack)
+
+
+def _drafts(session: Session, revisions: list[tuple[uuid.UUID, str]]
+            ) -> dict[tuple[uuid.UUID, str], _Draft]:
+    """The drafts of ``revisions`` (id, content hash), reading only those not kept yet."""
+    with _DRAFTS_LOCK:
+        found = {key: _DRAFTS[key] for key in revisions if key in _DRAFTS}
+    missing = list({rid for rid, content_hash in revisions if (rid, content_hash) not in found})
+    for start in range(0, len(missing), _IN_CHUNK):
+        for rid, content_hash, content in session.execute(
+            select(CaseRevision.id, CaseRevision.content_hash, CaseRevision.content)
+            .where(CaseRevision.id.in_(missing[start:start + _IN_CHUNK]))
+        ):
+            found[(rid, content_hash)] = _draft_of(content)
+    with _DRAFTS_LOCK:
+        _DRAFTS.update(found)
+        while len(_DRAFTS) > _DRAFTS_KEPT:
+            _DRAFTS.pop(next(iter(_DRAFTS)))
+    return found
 
 
 def case_list(project: Project, annotator: str, *, show: str = "all", search: str = "",
@@ -152,9 +202,11 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     words = search.lower().split()
     with project.read() as session:
         user = get_user(session, annotator)
-        pairs = session.execute(_assigned(user.id)).all()
-        everything = [_row(served(session, annotation), case, revision)
-                      for annotation, case, revision in pairs]
+        found = session.execute(_assigned(user.id)).all()
+        rows = served_all(session, [f[0] for f in found])
+        drafts = _drafts(session, [(f[3], f[4]) for f in found])
+        everything = [_row(row, f[1], f[2], f[5], drafts[(f[3], f[4])])
+                      for row, f in zip(rows, found, strict=True)]
         first = first_for(session, user, "case")
     # Calibration items first for a rater in calibration, then by case id.
     everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
@@ -181,37 +233,33 @@ def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
         found = session.execute(_assigned(user.id).where(Case.case_id == case_id)).first()
         if found is None:
             raise NotFound(f"case {case_id} is not assigned to {annotator}")
-        annotation, case, revision = found
-        return _row(served(session, annotation), case, revision)[0]
+        draft = _drafts(session, [(found[3], found[4])])[(found[3], found[4])]
+        return _row(served(session, found[0]), found[1], found[2], found[5], draft)[0]
 
 
-def _row(annotation: Annotation, case: Case, revision: CaseRevision) -> tuple[CaseRow, str]:
+def _row(annotation: Annotation, case_id: str, case_state: str, problems: list[Any] | None,
+         draft: _Draft) -> tuple[CaseRow, str]:
     """A case list row and the text a search looks in."""
-    content = revision.content
     labels = annotation.labels or {}
-    figs = figures(content)
+    figs = draft.figures
     required = 2 * len(figs) + 2
     missing = missing_for_submit(labels, figs)
     discarded = "discard" in labels
     row = CaseRow(
-        case_id=case.case_id,
-        title=str(content.get("case_title") or ""),
+        case_id=case_id,
+        title=draft.title,
         state=annotation.state,
-        case_state=case_state_for_rater(case.state, annotation),
+        case_state=case_state_for_rater(case_state, annotation),
         done=required if discarded else required - len(missing),
         required=required,
         needs_recheck=annotation.needs_recheck,
-        needs_fix=bool(revision.problems),
+        needs_fix=bool(problems),
         discarded=discarded,
         updated_at=annotation.updated_at,
-        modalities=_modalities(content),
+        modalities=draft.modalities,
         red_flag=any(split_key(k)[0] == "red_flag" and v for k, v in labels.items()),
     )
-    haystack = " ".join(
-        str(content.get(k) or "")
-        for k in ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis")
-    ).lower()
-    return row, haystack
+    return row, draft.haystack
 
 
 def _modalities(content: dict[str, Any]) -> tuple[str, ...]:

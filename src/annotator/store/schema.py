@@ -98,6 +98,8 @@ class Case(Base):
     __tablename__ = "cases"
     __table_args__ = (CheckConstraint(_in("state", CASE_STATES), name="state"),
                       Index("ix_cases_state", "state"),
+                      # The review queue's green-lit and excluded cases, a page at a time.
+                      Index("ix_cases_state_case_id", "state", "case_id"),
                       Index("ix_cases_current_revision_id", "current_revision_id"))
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     case_id: Mapped[str] = mapped_column(String(200), unique=True)

@@ -8,6 +8,7 @@ paths the command line uses. Images are rendered on the thread pool.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -34,6 +35,19 @@ from annotator.services.review import actions, decisions, queue, reopen
 from annotator.services.review.view import CaseDetail, case_detail, case_images
 
 PREVIEW_SIZE = 480
+QUEUE_PAGE = 50  # queue rows read at a time, about two screens (more as the list scrolls)
+
+
+def _first_pages(project: Any, user: str, keep: str | None) -> queue.QueuePage:
+    """Worker: the queue's first page, and the pages down to ``keep`` if it is further."""
+    page = queue.case_queue_page(project, user, limit=QUEUE_PAGE)
+    entries = list(page.entries)
+    while keep is not None and page.after is not None and all(
+        e.case_id != keep for e in entries
+    ):
+        page = queue.case_queue_page(project, user, after=page.after, limit=QUEUE_PAGE)
+        entries += page.entries
+    return replace(page, entries=entries)
 
 
 def _render(project: Any, case_id: str) -> tuple[str, list[tuple[str, bytes]]]:
@@ -98,6 +112,7 @@ class ReviewPage(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(split)
         self.queue.case_chosen.connect(lambda case_id: self.load_case(case_id))
+        self.queue.more_wanted.connect(self._more)
         self.table.item_chosen.connect(self._item_changed)
         self.panel.confirm.clicked.connect(self.confirm)
         self.panel.text.returnPressed.connect(self.confirm)
@@ -135,12 +150,27 @@ class ReviewPage(QWidget):
                 self.header.setText(f"<h3>The review queue could not be read</h3><p>{exc}</p>")
 
         def read() -> Any:
-            return queue.case_queue(project, user), waiting_elsewhere(project, user)
+            return _first_pages(project, user, keep), waiting_elsewhere(project, user)
 
         run_in_background(read, loaded, failed)
 
+    def _more(self, after: Any) -> None:
+        """The queue's next page, read on a worker (the list asked: it scrolled to the end)."""
+        project, user, ticket = self.project, self.user, self._queue_loads
+
+        def loaded(page: queue.QueuePage) -> None:
+            if ticket == self._queue_loads:  # not from a queue a reload has replaced
+                self.queue.add_page(page)
+
+        def failed(exc: BaseException) -> None:
+            self.say(f"The rest of the queue could not be read: {exc}", error=True)
+
+        run_in_background(
+            lambda: queue.case_queue_page(project, user, after=after, limit=QUEUE_PAGE),
+            loaded, failed)
+
     def _show_queue(self, entries: Any, keep: str | None, keep_key: str | None) -> None:
-        self.queue.set_entries(entries, keep)
+        self.queue.set_pages(entries, keep)
         current = self.queue.current()
         if current is None:
             self.detail = None

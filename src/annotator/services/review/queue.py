@@ -7,11 +7,12 @@ their stored reviewer letters.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.labels import split_key
@@ -241,11 +242,22 @@ def _entry(case: Case, rows: QueueRows) -> CaseEntry:
     )
 
 
-def _queue_rank(entry: CaseEntry) -> tuple[int, int, str]:
-    if entry.open:
-        return (0, entry.top_impact or 0, entry.case_id)
-    group = {CaseState.IN_REVIEW.value: 1 if entry.ready else 2, CaseState.GREEN_LIT.value: 3}
-    return (group.get(entry.state, 4), 0, entry.case_id)
+# The queue's order: a case's group (0 open conflicts, 1 ready, 2 blocked, 3 green-lit,
+# 4 excluded), the impact of its top open conflict (0 for the others), its case id.
+QueueKey = tuple[int, int, str]
+_CLOSED = ((3, CaseState.GREEN_LIT.value), (4, CaseState.EXCLUDED.value))
+
+
+@dataclass(frozen=True)
+class QueuePage:
+    """One page of the queue, with what the queue's heading counts over every case."""
+
+    entries: list[CaseEntry]
+    after: QueueKey | None  # the key to ask for the next page from; None: this was the last
+    cases: int  # cases in the queue
+    open_conflicts: int
+    ready: int
+    green_lit: int
 
 
 def case_queue(
@@ -254,17 +266,122 @@ def case_queue(
     """Reviewed cases: open conflicts by impact, then ready, blocked, green-lit, excluded.
 
     With ``adjudicator``, only the cases assigned to them or to nobody. ``reader`` must be
-    an adjudicator or curator.
+    an adjudicator or curator. Every page of :func:`case_queue_page` at once.
     """
-    def read(session: Session) -> list[CaseEntry]:
-        require_user(session, reader, Action.READ_OTHERS_WORK)
-        cases, rows = _reviewed(session, None, with_reviews=True)
-        return [_entry(case, rows) for case in cases]
-
-    entries = project.read_healing(read)
+    entries = case_queue_page(project, reader, limit=None).entries
     if adjudicator is not None:
         entries = [e for e in entries if e.adjudicator in (None, adjudicator)]
-    return sorted(entries, key=_queue_rank)
+    return entries
+
+
+def case_queue_page(
+    project: Project, reader: str, *, after: QueueKey | None = None, limit: int | None = 50
+) -> QueuePage:
+    """The queue's cases after ``after`` (from the start without it), at most ``limit``.
+
+    Only the cases in review are ranked (their open conflicts read, and the drafts of those
+    without any, which decide ready or blocked); green-lit and excluded cases follow in case
+    id order, read a page at a time through the (state, case id) index. The full entry
+    (draft, image hashes, decisions) is read for the page's cases only.
+    """
+    def read(session: Session) -> QueuePage:
+        require_user(session, reader, Action.READ_OTHERS_WORK)
+        ranked = _ranked_in_review(session)
+        closed = {state: _closed_count(session, state) for _, state in _CLOSED}
+        page = [(key, pk) for key, pk, _ in ranked if after is None or key > after][:limit]
+        if limit is None or len(page) < limit:
+            page += _closed_page(session, after, None if limit is None else limit - len(page))
+        if limit is None:  # everything: read by state, not by a list of every id
+            scope: Scope = select(Case.id).where(Case.state.in_(REVIEWED_STATES))
+        else:
+            scope = [pk for _, pk in page]
+        cases = {c.id: c for c in session.scalars(select(Case).where(Case.id.in_(scope)))}
+        rows = load_rows(session, list(cases.values()), scope, with_reviews=True)
+        more = limit is not None and len(page) == limit
+        return QueuePage(
+            # A case that changed between these statements (each reads the latest commit on
+            # PostgreSQL) is left out of this read; the next one shows it.
+            entries=[_entry(cases[pk], rows) for _, pk in page
+                     if pk in cases and _read_whole(cases[pk], rows)],
+            after=page[-1][0] if more and page else None,
+            cases=len(ranked) + sum(closed.values()),
+            open_conflicts=sum(count for _, _, count in ranked),
+            ready=sum(1 for key, _, _ in ranked if key[0] == 1),
+            green_lit=closed[CaseState.GREEN_LIT.value],
+        )
+
+    return project.read_healing(read)
+
+
+_CHUNK = 500  # ids per IN list
+
+
+def _read_whole(case: Case, rows: QueueRows) -> bool:
+    """Whether ``rows`` hold the draft an entry of ``case`` reads."""
+    return case.state not in (CaseState.IN_REVIEW.value, CaseState.GREEN_LIT.value) or (
+        case.current_revision_id in rows.contents)
+
+
+def _ranked_in_review(session: Session) -> list[tuple[QueueKey, uuid.UUID, int]]:
+    """The key, primary key and open conflicts of every case in review with a detection,
+    in queue order.
+
+    What ranks a case is read for the cases in review only: their annotations and detection
+    (re-detecting a stale one), decisions, and the draft and image hashes of those without
+    an open conflict (ready or blocked).
+    """
+    in_review = Case.state == CaseState.IN_REVIEW.value
+    cases = list(session.scalars(select(Case).where(in_review)))
+    rows = load_rows(session, cases, select(Case.id).where(in_review), with_reviews=False)
+    # After ``load_rows``: it records the first detection of a case new in review.
+    detected = set(session.scalars(select(Case.id).where(in_review, _detected(Case.id))))
+    ranked: list[tuple[QueueKey, uuid.UUID, int]] = []
+    settled: list[Case] = []
+    for case in cases:
+        if case.id not in detected:
+            continue
+        items = items_of(case, rows.detected[case.id], rows.decided[case.id])
+        open_items = [i for i in items if i.state == "open"]
+        if open_items:
+            ranked.append(((0, open_items[0].impact, case.case_id), case.id, len(open_items)))
+        else:
+            settled.append(case)
+    for start in range(0, len(settled), _CHUNK):  # ready or blocked: the release checks say
+        chunk = settled[start:start + _CHUNK]
+        full = load_rows(session, chunk, [c.id for c in chunk], with_reviews=True)
+        for case in chunk:
+            group = 1 if _entry(case, full).ready else 2
+            ranked.append(((group, 0, case.case_id), case.id, 0))
+    return sorted(ranked)
+
+
+def _detected(pk: Any) -> Any:
+    return select(DetectedItem.id).where(DetectedItem.case_pk == pk).exists()
+
+
+def _closed_count(session: Session, state: str) -> int:
+    query = select(func.count()).select_from(Case).where(Case.state == state, _detected(Case.id))
+    return int(session.scalar(query) or 0)
+
+
+def _closed_page(
+    session: Session, after: QueueKey | None, limit: int | None
+) -> list[tuple[QueueKey, uuid.UUID]]:
+    """Green-lit then excluded cases with a detection after ``after``, in case id order."""
+    page: list[tuple[QueueKey, uuid.UUID]] = []
+    for group, state in _CLOSED:
+        if after is not None and after[0] > group:
+            continue
+        query = select(Case.case_id, Case.id).where(Case.state == state, _detected(Case.id))
+        if after is not None and after[0] == group:
+            query = query.where(Case.case_id > after[2])
+        if limit is not None:
+            query = query.limit(limit - len(page))
+        page += [((group, 0, case_id), pk)
+                 for case_id, pk in session.execute(query.order_by(Case.case_id))]
+        if limit is not None and len(page) >= limit:
+            break
+    return page
 
 
 def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:

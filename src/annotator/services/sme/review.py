@@ -34,7 +34,7 @@ from annotator.store.calibration import first_for
 from annotator.store.db_roles import item_count, revealed_automated, walled
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.repeats import served
+from annotator.store.repeats import served, served_all
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask, SmeVerdict, User
 
 
@@ -241,6 +241,9 @@ def queue(
         if benchmark is not None:
             query = query.where(SmeBenchmark.code == benchmark)
         first = first_for(session, user, "sme")
+        found = [(row, item, bench) for row, item, bench in session.execute(query)
+                 if state is None or _state(row) == state]
+        shown = served_all(session, [row for row, _, _ in found])  # one query, not one a task
         entries = [
             QueueEntry(
                 task_id=row.task_id,
@@ -248,10 +251,9 @@ def queue(
                 title=_title(item, total, bench.code),
                 benchmark=bench.code,
                 benchmark_label=str(bench.content.get("label", "")),
-                state=_state(served(session, row)),
+                state=_state(current),
             )
-            for row, item, bench in session.execute(query)
-            if state is None or _state(row) == state
+            for (row, item, bench), current in zip(found, shown, strict=True)
         ]
     # Calibration tasks first for an SME in calibration (stable: item order).
     return sorted(entries, key=lambda entry: str(entry.task_id) not in first)

@@ -1,0 +1,23 @@
+"""The review queue's green-lit and excluded cases read a page at a time in case id order:
+an index on (state, case_id)
+
+Revision ID: 0014_s27q_queue_pages
+Revises: 0013_rls
+"""
+
+from __future__ import annotations
+
+from alembic import op
+
+revision = "0014_s27q_queue_pages"
+down_revision = "0013_rls"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_index("ix_cases_state_case_id", "cases", ["state", "case_id"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_cases_state_case_id", table_name="cases")

@@ -63,6 +63,14 @@ class Setting(Base):
     value: Mapped[Any] = mapped_column(JSON)
 
 
+class ProjectCount(Base):
+    """One counter kept by the writes (``status``, the desk): see :mod:`annotator.store.counts`."""
+
+    __tablename__ = "project_counts"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    n: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
 class User(Base):
     __tablename__ = "users"
     # A unique index, as migration 0013_rls makes it (a plain ADD COLUMN keeps SQLite's

@@ -45,6 +45,7 @@ from annotator.store.schema import Annotation, Case, User, UserRole, utcnow
 from annotator.store.settings import STUCK_AFTER_DAYS, get_setting, put_setting
 
 MAX_STUCK_DAYS = 3650
+UNFINISHED = (AnnotationState.ASSIGNED.value, AnnotationState.IN_PROGRESS.value)
 STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
 
 # Where the conflicts of each kind are decided: the page id of the main window.
@@ -291,7 +292,9 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     idle = (
         select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
         .join(Case, Case.id == Annotation.case_pk).join(User, User.id == Annotation.annotator_id)
-        .where(active, Annotation.state != AnnotationState.SUBMITTED.value,
+        # Unfinished work by its last edit (ix_rated_work_state_updated_at): the rows read
+        # are the stuck ones, not every assignment.
+        .where(active, Annotation.state.in_(UNFINISHED),
                Case.state == CaseState.ANNOTATING.value, Annotation.updated_at <= stuck_before)
     )
     total = session.scalar(select(func.count()).select_from(idle.subquery())) or 0

@@ -401,6 +401,8 @@ class RatedWork(Base):
         CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
         CheckConstraint(_in("state", RATED_WORK_STATES), name="state"),
         Index("ix_rated_work_kind_state", "kind", "state"),
+        # The desk's stuck work: unfinished rows by their last edit, never every row.
+        Index("ix_rated_work_state_updated_at", "state", "updated_at"),
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     kind: Mapped[str] = mapped_column(String(10))

@@ -1,5 +1,6 @@
 """Project counters kept by the writes (``status`` and the desk read a few rows, not every
-case), backfilled from the rows; on PostgreSQL seniors read them (row-level security) and
+case), backfilled from the rows, and an index of rated work by state and last edit (the
+desk's stuck work); on PostgreSQL seniors read the counters (row-level security) and
 every app role changes them only through ``annotator_count_add``. See store/counts.py.
 
 Revision ID: 0014_s27c_counts
@@ -36,6 +37,7 @@ def upgrade() -> None:
         sa.Column("n", sa.BigInteger(), nullable=False, server_default="0"),
         sa.PrimaryKeyConstraint("key", name=op.f("pk_project_counts")),
     )
+    op.create_index("ix_rated_work_state_updated_at", "rated_work", ["state", "updated_at"])
     bind = op.get_bind()
     if bind.dialect.name == "postgresql":
         bind.exec_driver_sql(_ADD)
@@ -61,3 +63,4 @@ def downgrade() -> None:
     if bind.dialect.name == "postgresql":
         bind.exec_driver_sql("DROP FUNCTION IF EXISTS annotator_count_add(text[], bigint[])")
     op.drop_table("project_counts")
+    op.drop_index("ix_rated_work_state_updated_at", table_name="rated_work")

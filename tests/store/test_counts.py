@@ -5,6 +5,7 @@ back, found drifted and fixed by ``repair``, and what ``status`` and the desk pr
 from __future__ import annotations
 
 import contextlib
+import threading
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,26 @@ def test_a_savepoint_rolled_back_takes_its_counts_with_it(project: Project) -> N
     assert _drift(project) == {}
     status = project_status(project)
     assert (status["cases"], status["annotating"], status["excluded"]) == (2, 1, 1)
+
+
+def test_two_writers_at_once_keep_exact_counts(project: Project) -> None:
+    # Both add cases (the same counter) at once; on PostgreSQL in parallel transactions:
+    # nothing lost, no deadlock (the counters are changed last, in key order).
+    def write(prefix: str) -> None:
+        for n in range(15):
+            with project.tx() as session:
+                session.add(Case(case_id=f"{prefix}{n}"))
+                session.flush()
+                session.add(Case(case_id=f"{prefix}{n}-x", state="excluded"))
+
+    threads = [threading.Thread(target=write, args=(p,)) for p in ("A", "B")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _drift(project) == {}
+    status = project_status(project)
+    assert (status["annotating"], status["excluded"]) == (30, 30)
 
 
 def test_repair_finds_and_fixes_drifted_counters(imported: Project) -> None:

@@ -30,6 +30,24 @@ def test_export_command_writes_a_valid_release(
     assert annotator.cli.main(["validate", str(out)]) == 0
 
 
+def test_export_of_the_named_cases_only(
+    released: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = tmp_path / "cases.txt"
+    names.write_text("# the release of one case\nR1\n\nX1\n", encoding="utf-8")
+    out = tmp_path / "release"
+    argv = ["--project", released.location, "export", "--out", str(out), "--cases", str(names)]
+    assert annotator.cli.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "1 case(s)" in printed and "excluded   X1" in printed
+    assert "H1" not in printed  # not named: not read, not listed
+    assert annotator.cli.main(["validate", str(out)]) == 0
+    names.write_text("R1\nNOPE\n", encoding="utf-8")
+    argv[argv.index("--out") + 1] = str(tmp_path / "other")
+    assert annotator.cli.main(argv) == 2
+    assert "1 named case(s) are not in the project: NOPE" in capsys.readouterr().err
+
+
 def test_export_command_refuses_bad_input(
     released: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

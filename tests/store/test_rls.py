@@ -76,6 +76,9 @@ EXPECTED = {
                       " OR w.task_id::text = q.item_ref OR w.item_id::text = q.item_ref"),
     "sync_bundles": ("id", "SELECT id FROM sync_bundles WHERE annotator_id = %(me)s"),
     "sync_packages": ("id", "SELECT id FROM sync_packages WHERE annotator_id = %(me)s"),
+    # The project counters (status, the desk): seniors only; every role changes them through
+    # annotator_count_add, never by a write of its own.
+    "project_counts": ("key", "SELECT key FROM project_counts WHERE false"),
     "settings": ("key", "SELECT key FROM settings WHERE (key NOT LIKE 'bundle\\_key:%%' AND"
                  " key <> 'package_secret' AND key NOT LIKE 'resume:%%')"
                  " OR key = 'resume:' || %(name)s"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from annotator.cli._shared import actor_of, long_task, project_of
 from annotator.export.validate import validate_release
-from annotator.services.export import export_release
+from annotator.services.export import export_release, read_case_list
 from annotator.services.history_audit import release_head_problems
 
 EXIT_INVALID = 1
@@ -33,6 +33,9 @@ def register(subparsers: Any) -> None:
                    help="include reviewers' free-text comments in the provenance")
     p.add_argument("--include-dicom", action="store_true",
                    help="also ship the de-identified DICOM originals under dicom/")
+    p.add_argument("--cases", metavar="FILE", type=Path,
+                   help="release only the cases named in FILE (one case id a line); the"
+                   " project's other cases are left out of the release and its counts")
     p.set_defaults(func=cmd_export)
     v = subparsers.add_parser(
         "validate", help="check a release folder against the contract and its manifest",
@@ -52,7 +55,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             version=args.release_version, date=args.date,
             previous=Path(args.previous) if args.previous else None,
             include_comments=args.include_comments, include_dicom=args.include_dicom,
-            task=task,
+            task=task, cases=read_case_list(args.cases) if args.cases else None,
         )
     print(f"release written to {result.folder}: {result.cases} case(s),"
           f" {result.images} image(s), {len(result.files)} file(s)")

@@ -16,7 +16,7 @@ from annotator.services.pixel_review import (
     backups_before_redaction,
     drop_backups_before_redaction,
 )
-from annotator.services.repair import repair_case_states
+from annotator.services.repair import repair_case_states, repair_counts
 from annotator.services.status import project_status
 from annotator.store.project import DB_NAME, schema_revision
 
@@ -130,6 +130,11 @@ def cmd_repair(args: argparse.Namespace) -> int:
     for fix in fixes:
         print(f"{fix.case_id}: {verb} from {fix.before} to {fix.after}")
     print(f"{len(fixes)} case state(s) {'to repair' if args.dry_run else 'repaired'}")
+    drifted = repair_counts(project, actor_of(project, args), dry_run=args.dry_run)
+    verb = "would set" if args.dry_run else "set"
+    for count in drifted:
+        print(f"counter {count.key}: {verb} {count.stored} to {count.actual}")
+    print(f"{len(drifted)} counter(s) {'to repair' if args.dry_run else 'repaired'}")
     return 0
 
 

@@ -38,12 +38,14 @@ from annotator.services.sme.results import results as sme_results
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
 from annotator.services.users import require, takes_work
+from annotator.store import counts
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, RatedWork, User, UserRole, utcnow
+from annotator.store.schema import Annotation, Case, User, UserRole, utcnow
 from annotator.store.settings import STUCK_AFTER_DAYS, get_setting, put_setting
 
 MAX_STUCK_DAYS = 3650
+UNFINISHED = (AnnotationState.ASSIGNED.value, AnnotationState.IN_PROGRESS.value)
 STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
 
 # Where the conflicts of each kind are decided: the page id of the main window.
@@ -258,15 +260,28 @@ class _Own:
 
 def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Own:
     active = Annotation.withdrawn_at.is_(None)
-    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for name, state, n in session.execute(
-        select(User.name, Annotation.state, func.count())
-        .join(User, User.id == Annotation.annotator_id).where(active)
-        .group_by(User.name, Annotation.state)
-    ):
-        counts[name][state] += n
-    annotators = sorted(set(counts) | {u.name for u in session.scalars(select(User))
-                                       if takes_work(u)})
+    # Assignments per annotator and state, per kind, and submissions per day: the counters
+    # the writes keep (store.counts), a few rows per annotator and per day, none per case.
+    kept = counts.read(session.connection(), skip=("cases:", "images:"))
+    users = list(session.scalars(select(User)))
+    names = {counts.hexid(u.id): u.name for u in users}
+    per_rater: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    per_day = []
+    for key, n in sorted(kept.items()):
+        if not n:
+            continue
+        head, _, rest = key.partition(":")
+        if head == "rater":
+            rater, _, state = rest.partition(":")
+            if rater in names:
+                per_rater[names[rater]][state] += n
+        elif head == "work":
+            kind, _, state = rest.partition(":")
+            work[kind][state] += n
+        elif head == "day":
+            per_day.append((rest, n))
+    annotators = sorted(set(per_rater) | {u.name for u in users if takes_work(u)})
     times: dict[str, list[float]] = defaultdict(list)
     seconds = Annotation.labels["active_seconds"].as_float()
     for name, value in session.execute(
@@ -277,7 +292,9 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     idle = (
         select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
         .join(Case, Case.id == Annotation.case_pk).join(User, User.id == Annotation.annotator_id)
-        .where(active, Annotation.state != AnnotationState.SUBMITTED.value,
+        # Unfinished work by its last edit (ix_rated_work_state_updated_at): the rows read
+        # are the stuck ones, not every assignment.
+        .where(active, Annotation.state.in_(UNFINISHED),
                Case.state == CaseState.ANNOTATING.value, Annotation.updated_at <= stuck_before)
     )
     total = session.scalar(select(func.count()).select_from(idle.subquery())) or 0
@@ -286,22 +303,8 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
         for case_id, name, state, at in session.execute(
             idle.order_by(Annotation.updated_at, Case.case_id).limit(STUCK_SHOWN))
     ]
-    work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for kind, state, n in session.execute(
-        select(RatedWork.kind, RatedWork.state, func.count())
-        .where(RatedWork.withdrawn_at.is_(None)).group_by(RatedWork.kind, RatedWork.state)
-    ):
-        work[kind][state] += n
-    day = func.date(Annotation.submitted_at)
-    per_day = [
-        (str(d), int(n)) for d, n in session.execute(
-            select(day, func.count())
-            .where(active, Annotation.state == AnnotationState.SUBMITTED.value,
-                   Annotation.submitted_at.is_not(None))
-            .group_by(day).order_by(day))
-    ]
     return _Own(
-        counts={k: dict(v) for k, v in counts.items()},
+        counts={k: dict(v) for k, v in per_rater.items()},
         medians={k: statistics.median(v) for k, v in times.items()},
         annotators=annotators,
         stuck_total=int(total),

@@ -6,6 +6,7 @@ The curator's actions; the GUI's export page and ``annotator export`` both call 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -98,6 +99,19 @@ def preflight(project: Project) -> Preflight:
     )
 
 
+def read_case_list(path: Path) -> list[str]:
+    """The case ids of ``export --cases FILE``: one a line; blank lines and ``#`` comments
+    are skipped."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExportError(f"--cases {path}: {exc}") from exc
+    found = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not found:
+        raise ExportError(f"--cases {path}: names no case")
+    return found
+
+
 def export_release(
     project: Project,
     actor: str,
@@ -109,8 +123,12 @@ def export_release(
     include_comments: bool = False,
     include_dicom: bool = False,
     task: TaskState | None = None,
+    cases: Collection[str] | None = None,
 ) -> ExportResult:
     """Write the release of every green-lit case to the new folder ``out`` (curators only).
+
+    ``cases`` names the only cases read (``export --cases FILE``): a release of those, as if
+    the project held nothing else; a name the project does not hold is an ExportError.
 
     ``task`` hears the progress as images are written and may cancel (``Cancelled``, nothing
     written) until the release is moved into place. Raises ExportError
@@ -130,7 +148,7 @@ def export_release(
         raise ExportError(f"--previous {previous}: not a folder")
     state = task or TaskState()
     state.progress(0.0, "reading the project")
-    data = collect_release(project, include_comments=include_comments)
+    data = collect_release(project, include_comments=include_comments, only=cases)
     if not data.cases:
         raise ExportError("no case is green-lit: there is nothing to release")
     with project.read() as session:

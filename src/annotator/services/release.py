@@ -7,6 +7,7 @@ held back. The export package writes what this returns (:mod:`annotator.export.r
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import select
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from annotator.domain.labels import split_key
 from annotator.domain.states import CaseState
+from annotator.export.errors import ExportError
 from annotator.export.release_input import (
     HeldBack,
     ReleasedCase,
@@ -32,14 +34,17 @@ from annotator.store.settings import CARD, DEID_SEED
 COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "rubric_comment")
 
 
-def collect_release(project: Project, *, include_comments: bool = False) -> ReleaseInput:
-    """Read every case of the project and sort it into released, excluded and held back."""
+def collect_release(
+    project: Project, *, include_comments: bool = False, only: Collection[str] | None = None,
+) -> ReleaseInput:
+    """Read every case of the project (those named in ``only``) and sort it into released,
+    excluded and held back."""
     seed = project.setting(DEID_SEED)
     # The unredacted source text ships only when the curator's card setting says so.
     ship_history = project.setting(CARD, "original_history") == "shipped"
     with project.read() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
-        rows = sorted(session.scalars(select(Case)), key=lambda c: c.case_id)
+        rows = sorted(_cases(session, only), key=lambda c: c.case_id)
         cases = [(c.case_id, c.state, c.state_reason or "") for c in rows]
         annotated = {c.case_id for c in rows if _has_submission(session, c)}
     released: list[ReleasedCase] = []
@@ -87,6 +92,20 @@ def collect_release(project: Project, *, include_comments: bool = False) -> Rele
         history_head=history_head,
         verdicts_dir=project.folder / "cache" / "text-verdicts" if project.folder else None,
     )
+
+
+def _cases(session: Session, only: Collection[str] | None) -> list[Case]:
+    if only is None:
+        return list(session.scalars(select(Case)))
+    wanted = sorted(set(only))
+    found: list[Case] = []
+    for start in range(0, len(wanted), 500):
+        found += session.scalars(select(Case).where(Case.case_id.in_(wanted[start:start + 500])))
+    missing = sorted(set(wanted) - {c.case_id for c in found})
+    if missing:
+        raise ExportError(f"{len(missing)} named case(s) are not in the project: "
+                          + ", ".join(missing[:10]))
+    return found
 
 
 def _has_submission(session: Session, case: Case) -> bool:

@@ -1,4 +1,5 @@
-"""``annotator repair``: recompute every derived case state and fix the ones that drifted.
+"""``annotator repair``: recompute every derived case state and fix the ones that drifted, and
+the project counters (``repair_counts``).
 
 A case's state follows from its active annotations (every one submitted -> in review). Row
 locks now keep concurrent writers from leaving a case behind
@@ -19,6 +20,8 @@ from annotator.domain.states import CaseState, case_state_after_submissions
 from annotator.services.review.base import active_annotations
 from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.users import require
+from annotator.store import counts
+from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Case
 
@@ -46,4 +49,31 @@ def repair_case_states(project: Project, actor: str, *, dry_run: bool = False) -
             fixes.append(StateFix(case.case_id, case.state, implied))
             if not dry_run:
                 refresh_case_state(session, case, actor)
+    return fixes
+
+
+@dataclass(frozen=True)
+class CountFix:
+    """A project counter (``status``, the desk) that differs from a recount of the rows."""
+
+    key: str
+    stored: int
+    actual: int
+
+
+def repair_counts(project: Project, actor: str, *, dry_run: bool = False) -> list[CountFix]:
+    """The counters that drifted from the rows (curators); without ``dry_run`` each gets the
+    difference added, recorded in the history.
+
+    The writes keep the counters in their own transactions (``store.counts``); a drift means
+    something wrote rows past the app (a manual edit, an odd restore)."""
+    with (project.read() if dry_run else project.tx()) as session:
+        require(session, actor, Action.REPAIR)
+        conn = session.connection()
+        fixes = [CountFix(k, stored, actual) for k, (stored, actual) in counts.drift(conn).items()]
+        if fixes and not dry_run:
+            counts.apply(conn, {f.key: f.actual - f.stored for f in fixes})
+            record(session, actor, "counts_repaired",
+                   before={f.key: f.stored for f in fixes},
+                   after={f.key: f.actual for f in fixes})
     return fixes

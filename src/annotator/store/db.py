@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.errors import ProjectError
 from annotator.store.chain import chain_new_entries
+from annotator.store.counts import keep_counts
 from annotator.store.repeats import hide_repeats
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -76,6 +77,7 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     factory = sessionmaker(engine, expire_on_commit=False)
     event.listen(factory, "before_flush", chain_new_entries)
     hide_repeats(factory)
+    keep_counts(factory)
     return factory
 
 

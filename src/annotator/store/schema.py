@@ -63,6 +63,14 @@ class Setting(Base):
     value: Mapped[Any] = mapped_column(JSON)
 
 
+class ProjectCount(Base):
+    """One counter kept by the writes (``status``, the desk): see :mod:`annotator.store.counts`."""
+
+    __tablename__ = "project_counts"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    n: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
 class User(Base):
     __tablename__ = "users"
     # A unique index, as migration 0013_rls makes it (a plain ADD COLUMN keeps SQLite's
@@ -398,6 +406,8 @@ class RatedWork(Base):
         CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
         CheckConstraint(_in("state", RATED_WORK_STATES), name="state"),
         Index("ix_rated_work_kind_state", "kind", "state"),
+        # The desk's stuck work: unfinished rows by their last edit, never every row.
+        Index("ix_rated_work_state_updated_at", "state", "updated_at"),
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     kind: Mapped[str] = mapped_column(String(10))

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.services.users import takes_work
+from annotator.store import counts
 from annotator.store.project import Project
 from annotator.store.schema import Annotation, Case, SyncBundle, SyncPackage, User
 from annotator.sync.offline import require_curator_side
@@ -53,26 +54,36 @@ def roundtrip_status(project: Project) -> list[RoundTripRow]:
             for u in session.scalars(select(User).order_by(User.name))
             if takes_work(u)
         ]
+        # Cases assigned per annotator from the project counters (store.counts); the case
+        # ids are read only for someone with bundles or packages, to match them against.
+        kept = counts.read(session.connection(), prefix="rater:")
         for user in users:
-            assigned = set(
-                session.scalars(
-                    select(Case.case_id)
-                    .join(Annotation, Annotation.case_pk == Case.id)
-                    .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))
-                )
-            )
             bundles = list(
                 session.scalars(select(SyncBundle).where(SyncBundle.annotator_id == user.id))
             )
             packages = list(
                 session.scalars(select(SyncPackage).where(SyncPackage.annotator_id == user.id))
             )
+            if bundles or packages:
+                assigned = set(
+                    session.scalars(
+                        select(Case.case_id)
+                        .join(Annotation, Annotation.case_pk == Case.id)
+                        .where(Annotation.annotator_id == user.id,
+                               Annotation.withdrawn_at.is_(None))
+                    )
+                )
+                how_many = len(assigned)
+            else:
+                mine = f"rater:{counts.hexid(user.id)}:"
+                assigned = set()
+                how_many = sum(n for k, n in kept.items() if k.startswith(mine))
             bundled = {c for b in bundles for c in b.case_ids}
             returned = {c for p in packages for c in (p.outcome or {}).get("added", [])}
             rows.append(
                 RoundTripRow(
                     annotator=user.name,
-                    assigned=len(assigned),
+                    assigned=how_many,
                     bundled=len(bundled & assigned),
                     returned=len(returned & assigned),
                     packages=len(packages),

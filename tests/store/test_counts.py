@@ -1,0 +1,137 @@
+"""The project counters (store.counts) the writes keep, on SQLite and PostgreSQL: equal to a
+recount of the rows after every step of a case's life, untouched by a savepoint that rolled
+back, found drifted and fixed by ``repair``, and what ``status`` and the desk print."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from annotator.domain.labels import LabelEdit
+from annotator.services import annotating, kinds
+from annotator.services.assignments import assign
+from annotator.services.desk import desk_snapshot
+from annotator.services.imports import import_cases
+from annotator.services.repair import CountFix, repair_counts
+from annotator.services.review import decisions
+from annotator.services.status import project_status
+from annotator.store import counts
+from annotator.store.project import Project
+from annotator.store.schema import Case
+from factories import make_case, write_case_file
+
+
+def _drift(project: Project) -> dict[str, tuple[int, int]]:
+    with project.read() as session:
+        return counts.drift(session.connection())
+
+
+def _assigned(project: Project, case_id: str) -> list[str]:
+    names = []
+    for name in ("a1", "a2", "a3"):
+        try:
+            annotating.view(project, name, case_id)
+            names.append(name)
+        except Exception:
+            pass
+    return names
+
+
+def _complete(project: Project, name: str, case_id: str, **overrides: str) -> None:
+    annotating.accept_suggestions(project, name, case_id)
+    edits = [LabelEdit(f"importance:{fig}", {"value": v, "how": "set"})
+             for fig, v in overrides.items()]
+    if edits:
+        kinds.CASES.set_fields(project, name, case_id, edits)
+    kinds.CASES.submit(project, name, case_id)
+
+
+@pytest.fixture
+def imported(team, tmp_path: Path):  # type: ignore[no-untyped-def]
+    path = write_case_file(tmp_path / "drafts", [make_case(c) for c in ("T1", "T2", "T3")])
+    import_cases(team, "cu", [path])
+    assign(team, "cu", 2)
+    return team
+
+
+def test_counters_follow_a_case_through_review(imported: Project) -> None:
+    assert _drift(imported) == {}
+    status = project_status(imported)
+    assert (status["cases"], status["annotating"], status["annotations_submitted"]) == (3, 3, 0)
+    assert status["images"] > 0 and status["exams"] > 0
+
+    a, b = _assigned(imported, "T1")
+    _complete(imported, a, "T1")
+    _complete(imported, b, "T1", **{"Figure 3": "essential"})
+    assert _drift(imported) == {}
+    status = project_status(imported)
+    assert (status["in_review"], status["annotations_submitted"]) == (1, 2)
+
+    assert annotating.reopen(imported, b, "T1") == "annotating"  # back, and counted so
+    assert _drift(imported) == {}
+    assert project_status(imported)["annotations_submitted"] == 1
+    kinds.CASES.submit(imported, b, "T1")
+    decisions.decide(imported, "adj", "T1", "importance:Figure 3", "optional",
+                     "clinical_judgement", "FLAIR of the brain does not change the workup")
+    decisions.green_light(imported, "adj", "T1")
+    decisions.exclude(imported, "adj", "T2", "the images do not show the finding")
+    assert _drift(imported) == {}
+    status = project_status(imported)
+    assert (status["green_lit"], status["excluded"], status["annotating"]) == (1, 1, 1)
+
+    # The desk reads the same counters: per annotator, per kind, per day.
+    desk = desk_snapshot(imported, "cu")
+    rows = {r.name: r for r in desk.annotators}
+    assert rows[a].submitted == 1 and rows[b].submitted == 1
+    assert desk.work["case"].submitted == 2
+    assert sum(n for _day, n in desk.submissions_per_day) == 2
+
+
+def test_a_savepoint_rolled_back_takes_its_counts_with_it(project: Project) -> None:
+    # As an import batch does for a refused case: its savepoint rolls back, its counts too.
+    with project.tx() as session:
+        session.add(Case(case_id="kept"))
+        with contextlib.suppress(RuntimeError), session.begin_nested():
+            session.add(Case(case_id="dropped"))
+            session.flush()
+            raise RuntimeError("refused")
+        with session.begin_nested():
+            session.add(Case(case_id="released", state="excluded"))
+    assert _drift(project) == {}
+    status = project_status(project)
+    assert (status["cases"], status["annotating"], status["excluded"]) == (2, 1, 1)
+
+
+def test_two_writers_at_once_keep_exact_counts(project: Project) -> None:
+    # Both add cases (the same counter) at once; on PostgreSQL in parallel transactions:
+    # nothing lost, no deadlock (the counters are changed last, in key order).
+    def write(prefix: str) -> None:
+        for n in range(15):
+            with project.tx() as session:
+                session.add(Case(case_id=f"{prefix}{n}"))
+                session.flush()
+                session.add(Case(case_id=f"{prefix}{n}-x", state="excluded"))
+
+    threads = [threading.Thread(target=write, args=(p,)) for p in ("A", "B")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _drift(project) == {}
+    status = project_status(project)
+    assert (status["annotating"], status["excluded"]) == (30, 30)
+
+
+def test_repair_finds_and_fixes_drifted_counters(imported: Project) -> None:
+    with imported.tx() as session:  # a write past the app: the counters cannot know
+        session.execute(text("UPDATE cases SET state = 'excluded' WHERE case_id = 'T3'"))
+    drifted = repair_counts(imported, "cu", dry_run=True)
+    assert drifted == [CountFix("cases:annotating", 3, 2), CountFix("cases:excluded", 0, 1)]
+    assert project_status(imported)["excluded"] == 0  # a dry run changes nothing
+    assert repair_counts(imported, "cu") == drifted
+    assert repair_counts(imported, "cu", dry_run=True) == []
+    assert project_status(imported)["excluded"] == 1

@@ -76,6 +76,8 @@ EXPECTED = {
                       " OR w.task_id::text = q.item_ref OR w.item_id::text = q.item_ref"),
     "sync_bundles": ("id", "SELECT id FROM sync_bundles WHERE annotator_id = %(me)s"),
     "sync_packages": ("id", "SELECT id FROM sync_packages WHERE annotator_id = %(me)s"),
+    # Agreement statistics per case (0014): curators only.
+    "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
     "settings": ("key", "SELECT key FROM settings WHERE (key NOT LIKE 'bundle\\_key:%%' AND"
                  " key <> 'package_secret' AND key NOT LIKE 'resume:%%')"
                  " OR key = 'resume:' || %(name)s"),

@@ -7,13 +7,17 @@ submitted, submission times, progress per annotator) and hands it to the pure co
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections import defaultdict
 from collections.abc import Collection
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
+from annotator.agreement.case_stats import add_stats, case_stats, estimates
 from annotator.agreement.html_report import render_html
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
@@ -31,7 +35,7 @@ from annotator.export.agreement import AgreementPart, release_agreement, release
 from annotator.services import agreement_cache
 from annotator.services.users import require, takes_work
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, CaseRevision, User, UserRole
+from annotator.store.schema import AgreementStats, Annotation, Case, CaseRevision, User, UserRole
 from annotator.store.settings import DEID_SEED
 
 DOING = "viewing inter-annotator agreement"
@@ -40,12 +44,28 @@ DOING = "viewing inter-annotator agreement"
 def load_basis(session: Session) -> ProjectBasis:
     """Every case with its active annotations, as the core's basis (rules applied there)."""
     cases = list(session.scalars(select(Case).order_by(Case.case_id)))
+    active = list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
+    records = _records(session, cases, active)
+    progress = []
+    with_work = {a.annotator_id for a in active}
+    for user in session.scalars(select(User).order_by(User.name)):
+        if user.id not in with_work and not takes_work(user):
+            continue
+        mine = [a for a in active if a.annotator_id == user.id]
+        submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
+        progress.append(AnnotatorProgress(str(user.id), user.name, len(mine), submitted))
+    return build_basis(records, progress)
+
+
+def _records(
+    session: Session, cases: list[Case], active: list[Annotation]
+) -> list[CaseRecord]:
+    """``cases`` as the core's records, with their ``active`` (not withdrawn) annotations."""
     revision_ids = [c.current_revision_id for c in cases if c.current_revision_id is not None]
     contents = {
         r.id: r.content
         for r in session.scalars(select(CaseRevision).where(CaseRevision.id.in_(revision_ids)))
     }
-    active = list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
     by_case: dict[Any, list[Annotation]] = defaultdict(list)
     for annotation in active:
         by_case[annotation.case_pk].append(annotation)
@@ -65,15 +85,7 @@ def load_basis(session: Session) -> ProjectBasis:
             tuple(str(a.annotator_id) for a in rows),
             case.state_reason or "",
         ))
-    progress = []
-    with_work = {a.annotator_id for a in active}
-    for user in session.scalars(select(User).order_by(User.name)):
-        if user.id not in with_work and not takes_work(user):
-            continue
-        mine = [a for a in active if a.annotator_id == user.id]
-        submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
-        progress.append(AnnotatorProgress(str(user.id), user.name, len(mine), submitted))
-    return build_basis(records, progress)
+    return records
 
 
 def agreement_report(
@@ -150,3 +162,130 @@ def forget_cached_report(project: Project) -> None:
     """Drop the cached reports, so the next one is computed afresh."""
     agreement_cache.forget(project)
 
+
+
+# --- point estimates from stored per-case statistics (issue 27) ---------------------------
+
+TOTALS_PK = uuid.UUID(int=0)  # the agreement_stats row holding the sum of every case's row
+_CHUNK = 500
+
+
+@lru_cache(maxsize=1)
+def _stats_code() -> str:
+    """What the stored statistics were computed by: a changed statistic recomputes them all."""
+    return agreement_cache.input_key("case_stats", None)
+
+
+def case_keys(session: Session) -> dict[uuid.UUID, str]:
+    """Each case's statistics key: a hash of what :func:`load_basis` reads of it (state,
+    reason, draft by content hash, active annotations by annotator, state, version and
+    submission time) and of the code; one light query per table, no JSON decoded."""
+    code = _stats_code()
+    parts: dict[uuid.UUID, list[str]] = {}
+    for pk, case_id, state, reason, content_hash in session.execute(
+        select(Case.id, Case.case_id, Case.state, Case.state_reason, CaseRevision.content_hash)
+        .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
+    ):
+        parts[pk] = [code, case_id, state, reason or "", content_hash or ""]
+    annotations = session.execute(
+        select(Annotation.case_pk, Annotation.annotator_id, Annotation.state,
+               Annotation.version, Annotation.submitted_at)
+        .where(Annotation.withdrawn_at.is_(None))
+    ).all()
+    for case_pk, annotator, state, version, submitted_at in sorted(
+        annotations, key=lambda row: (str(row[0]), str(row[1]))
+    ):
+        if case_pk in parts:
+            parts[case_pk].append(f"{annotator}/{state}/{version}/{submitted_at}")
+    return {pk: hashlib.sha256("\x1f".join(p).encode()).hexdigest() for pk, p in parts.items()}
+
+
+def _stale(session: Session) -> tuple[dict[uuid.UUID, str], dict[uuid.UUID, str], bool]:
+    """``(current keys, stored keys, whole)``; ``whole``: the sum must be rebuilt."""
+    current = case_keys(session)
+    stored: dict[uuid.UUID, str] = {
+        pk: key for pk, key in session.execute(select(AgreementStats.case_pk,
+                                                      AgreementStats.key))}
+    total_key = stored.pop(TOTALS_PK, None)
+    return current, stored, total_key != _stats_code()
+
+
+def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+    out: dict[uuid.UUID, dict[str, Any]] = {}
+    for start in range(0, len(pks), _CHUNK):
+        chunk = pks[start:start + _CHUNK]
+        out.update(session.execute(select(AgreementStats.case_pk, AgreementStats.stats)
+                                   .where(AgreementStats.case_pk.in_(chunk))).tuples().all())
+    return out
+
+
+def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+    """Fresh statistics of ``pks`` (an empty dict for a case that does not contribute)."""
+    out: dict[uuid.UUID, dict[str, Any]] = {}
+    for start in range(0, len(pks), _CHUNK):
+        chunk = pks[start:start + _CHUNK]
+        cases = list(session.scalars(select(Case).where(Case.id.in_(chunk))))
+        active = list(session.scalars(select(Annotation).where(
+            Annotation.withdrawn_at.is_(None), Annotation.case_pk.in_(chunk))))
+        for case, record in zip(cases, _records(session, cases, active), strict=True):
+            contributing = build_basis([record]).cases
+            out[case.id] = case_stats(contributing[0]) if contributing else {}
+    return out
+
+
+def _refresh(session: Session) -> dict[str, Any]:
+    """Bring the stored statistics up to date in this write transaction; the summed stats."""
+    session.execute(select(AgreementStats.case_pk).where(AgreementStats.case_pk == TOTALS_PK)
+                    .with_for_update()).first()  # one refresher at a time (PostgreSQL)
+    current, stored, whole = _stale(session)
+    if whole:
+        session.execute(delete(AgreementStats))
+        stored, totals = {}, {}
+    else:
+        totals = _rows(session, [TOTALS_PK]).get(TOTALS_PK, {})
+    changed = [pk for pk, key in current.items() if stored.get(pk) != key]
+    gone = [pk for pk in stored if pk not in current]
+    for stats in _rows(session, [pk for pk in changed + gone if pk in stored]).values():
+        totals = add_stats(totals, stats, -1)
+    fresh = _case_stats_of(session, changed)
+    for stats in fresh.values():
+        totals = add_stats(totals, stats)
+    touched = changed + gone + [TOTALS_PK]
+    for start in range(0, len(touched), _CHUNK):
+        session.execute(delete(AgreementStats).where(
+            AgreementStats.case_pk.in_(touched[start:start + _CHUNK])))
+    session.execute(insert(AgreementStats), [
+        {"case_pk": pk, "key": current[pk], "stats": fresh.get(pk, {})} for pk in changed
+    ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals}])
+    return totals
+
+
+def point_estimates(
+    project: Project, actor: str, options: ReportOptions | None = None
+) -> dict[str, Any]:
+    """Every family's coefficients as point estimates, without intervals (issue 27).
+
+    Summed from the per-case statistics stored in ``agreement_stats``: only the cases whose
+    inputs changed since the last call are recomputed, so after one more submission this
+    reads the stored sum and recomputes one case. The values equal the full report's
+    (:func:`agreement_report`, which adds the bootstrap intervals and every other figure;
+    the GUI shows these first and the report when it is ready). Curators only.
+    Returns ``{"families": [{"id", "title", "level", "n_units", "coefficients"}],
+    "recomputed": cases recomputed by this call}``.
+    """
+    with project.read() as session:
+        require(session, actor, Action.READ_AGREEMENT)
+        current, stored, whole = _stale(session)
+        recomputed = 0
+        if not whole and stored == current:
+            totals = _rows(session, [TOTALS_PK]).get(TOTALS_PK, {})
+        else:
+            totals = None
+    if totals is None:
+        with project.tx() as session:
+            require(session, actor, Action.READ_AGREEMENT)
+            current, stored, whole = _stale(session)
+            recomputed = len(current) if whole else sum(
+                stored.get(pk) != key for pk, key in current.items())
+            totals = _refresh(session)
+    return {"families": estimates(totals, options), "recomputed": recomputed}

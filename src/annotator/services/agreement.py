@@ -214,8 +214,9 @@ def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, A
     out: dict[uuid.UUID, dict[str, Any]] = {}
     for start in range(0, len(pks), _CHUNK):
         chunk = pks[start:start + _CHUNK]
-        out.update(session.execute(select(AgreementStats.case_pk, AgreementStats.stats)
-                                   .where(AgreementStats.case_pk.in_(chunk))).tuples().all())
+        out.update((pk, stats) for pk, stats in session.execute(
+            select(AgreementStats.case_pk, AgreementStats.stats)
+            .where(AgreementStats.case_pk.in_(chunk))))
     return out
 
 

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import String, cast, delete, insert, select
 from sqlalchemy.orm import Session
 
 from annotator.agreement.case_stats import add_stats, case_stats, estimates
@@ -176,38 +176,51 @@ def _stats_code() -> str:
     return agreement_cache.input_key("case_stats", None)
 
 
-def case_keys(session: Session) -> dict[uuid.UUID, str]:
-    """Each case's statistics key: a hash of what :func:`load_basis` reads of it (state,
-    reason, draft by content hash, active annotations by annotator, state, version and
-    submission time) and of the code; one light query per table, no JSON decoded."""
+def case_keys(session: Session) -> dict[str, str]:
+    """Each case's statistics key by its id as text: a hash of what :func:`load_basis` reads
+    of it (state, reason, draft by content hash, active annotations by annotator, state,
+    version and submission time) and of the code. One light query per table, ids and times
+    read as the database's text (no JSON, no UUID or datetime objects)."""
     code = _stats_code()
-    parts: dict[uuid.UUID, list[str]] = {}
+    parts: dict[str, list[str]] = {}
     for pk, case_id, state, reason, content_hash in session.execute(
-        select(Case.id, Case.case_id, Case.state, Case.state_reason, CaseRevision.content_hash)
+        select(cast(Case.id, String), Case.case_id, Case.state, Case.state_reason,
+               CaseRevision.content_hash)
         .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
     ):
         parts[pk] = [code, case_id, state, reason or "", content_hash or ""]
-    annotations = session.execute(
-        select(Annotation.case_pk, Annotation.annotator_id, Annotation.state,
-               Annotation.version, Annotation.submitted_at)
-        .where(Annotation.withdrawn_at.is_(None))
-    ).all()
-    for case_pk, annotator, state, version, submitted_at in sorted(
-        annotations, key=lambda row: (str(row[0]), str(row[1]))
+    for case_pk, annotator, state, version, submitted_at in session.execute(
+        select(cast(Annotation.case_pk, String), cast(Annotation.annotator_id, String),
+               Annotation.state, Annotation.version, cast(Annotation.submitted_at, String))
+        .where(Annotation.withdrawn_at.is_(None), Annotation.repeat_of.is_(None),
+               Annotation.kind == "case")
+        .order_by(Annotation.case_pk, Annotation.annotator_id)
     ):
-        if case_pk in parts:
-            parts[case_pk].append(f"{annotator}/{state}/{version}/{submitted_at}")
+        found = parts.get(case_pk)
+        if found is not None:
+            found.append(f"{annotator}/{state}/{version}/{submitted_at}")
     return {pk: hashlib.sha256("\x1f".join(p).encode()).hexdigest() for pk, p in parts.items()}
 
 
-def _stale(session: Session) -> tuple[dict[uuid.UUID, str], dict[uuid.UUID, str], bool]:
-    """``(current keys, stored keys, whole)``; ``whole``: the sum must be rebuilt."""
-    current = case_keys(session)
-    stored: dict[uuid.UUID, str] = {
-        pk: key for pk, key in session.execute(select(AgreementStats.case_pk,
-                                                      AgreementStats.key))}
-    total_key = stored.pop(TOTALS_PK, None)
-    return current, stored, total_key != _stats_code()
+def _stored(session: Session, pks: list[uuid.UUID] | None = None) -> dict[str, str]:
+    """The stored statistics keys by case id as text (of ``pks``, else of every case)."""
+    query = select(cast(AgreementStats.case_pk, String), AgreementStats.key).where(
+        AgreementStats.case_pk != TOTALS_PK)
+    if pks is None:
+        return {pk: key for pk, key in session.execute(query)}
+    out: dict[str, str] = {}
+    for start in range(0, len(pks), _CHUNK):
+        out.update((pk, key) for pk, key in session.execute(
+            query.where(AgreementStats.case_pk.in_(pks[start:start + _CHUNK]))))
+    return out
+
+
+def _totals(session: Session, lock: bool = False) -> tuple[str | None, dict[str, Any]]:
+    """The stored sum's key and statistics (``lock``: held until the transaction ends)."""
+    query = select(AgreementStats.key, AgreementStats.stats).where(
+        AgreementStats.case_pk == TOTALS_PK)
+    row = session.execute(query.with_for_update() if lock else query).first()
+    return (None, {}) if row is None else (row[0], dict(row[1] or {}))
 
 
 def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
@@ -225,7 +238,8 @@ def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, di
     out: dict[uuid.UUID, dict[str, Any]] = {}
     for start in range(0, len(pks), _CHUNK):
         chunk = pks[start:start + _CHUNK]
-        cases = list(session.scalars(select(Case).where(Case.id.in_(chunk))))
+        by_id = {c.id: c for c in session.scalars(select(Case).where(Case.id.in_(chunk)))}
+        cases = [by_id[pk] for pk in chunk if pk in by_id]
         active = list(session.scalars(select(Annotation).where(
             Annotation.withdrawn_at.is_(None), Annotation.case_pk.in_(chunk))))
         for case, record in zip(cases, _records(session, cases, active), strict=True):
@@ -234,29 +248,45 @@ def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, di
     return out
 
 
-def _refresh(session: Session) -> dict[str, Any]:
-    """Bring the stored statistics up to date in this write transaction; the summed stats."""
-    session.execute(select(AgreementStats.case_pk).where(AgreementStats.case_pk == TOTALS_PK)
-                    .with_for_update()).first()  # one refresher at a time (PostgreSQL)
-    current, stored, whole = _stale(session)
-    if whole:
+def _fresh(session: Session, pks: list[str]) -> dict[str, dict[str, Any]]:
+    """:func:`_case_stats_of` by case id as text."""
+    computed = _case_stats_of(session, [uuid.UUID(pk) for pk in pks])
+    return {pk: computed.get(uuid.UUID(pk), {}) for pk in pks}
+
+
+def _apply(
+    session: Session, current: dict[str, str], seen: dict[str, str],
+    fresh: dict[str, dict[str, Any]], whole: bool,
+) -> dict[str, Any]:
+    """Write the statistics computed from a read snapshot, in one write transaction.
+
+    ``seen`` are the stored keys the snapshot had for the cases in ``fresh`` (recomputed)
+    and those gone; a case whose stored row another caller changed meanwhile is left to
+    it. The sum row is locked first and always equals the sum of the stored case rows.
+    """
+    key, totals = _totals(session, lock=True)
+    if whole or key != _stats_code():
         session.execute(delete(AgreementStats))
-        stored, totals = {}, {}
+        totals, now = {}, {}
+        if not whole:  # another version of the code wrote the rows meanwhile: all afresh
+            fresh = _fresh(session, list(current))
+        seen = {}
     else:
-        totals = _rows(session, [TOTALS_PK]).get(TOTALS_PK, {})
-    changed = [pk for pk, key in current.items() if stored.get(pk) != key]
-    gone = [pk for pk in stored if pk not in current]
-    for stats in _rows(session, [pk for pk in changed + gone if pk in stored]).values():
+        now = _stored(session, [uuid.UUID(pk) for pk in seen.keys() | fresh.keys()])
+    write = {pk: stats for pk, stats in fresh.items() if now.get(pk) == seen.get(pk)}
+    gone = [pk for pk in seen if pk not in current and now.get(pk) == seen[pk]]
+    old = [uuid.UUID(pk) for pk in [*write, *gone] if pk in now]
+    for stats in _rows(session, old).values():
         totals = add_stats(totals, stats, -1)
-    fresh = _case_stats_of(session, changed)
-    for stats in fresh.values():
+    for stats in write.values():
         totals = add_stats(totals, stats)
-    touched = changed + gone + [TOTALS_PK]
+    touched = [uuid.UUID(pk) for pk in [*write, *gone]] + [TOTALS_PK]
     for start in range(0, len(touched), _CHUNK):
         session.execute(delete(AgreementStats).where(
             AgreementStats.case_pk.in_(touched[start:start + _CHUNK])))
     session.execute(insert(AgreementStats), [
-        {"case_pk": pk, "key": current[pk], "stats": fresh.get(pk, {})} for pk in changed
+        {"case_pk": uuid.UUID(pk), "key": current[pk], "stats": stats}
+        for pk, stats in write.items()
     ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals}])
     return totals
 
@@ -276,17 +306,16 @@ def point_estimates(
     """
     with project.read() as session:
         require(session, actor, Action.READ_AGREEMENT)
-        current, stored, whole = _stale(session)
-        recomputed = 0
-        if not whole and stored == current:
-            totals = _rows(session, [TOTALS_PK]).get(TOTALS_PK, {})
-        else:
-            totals = None
-    if totals is None:
+        key, totals = _totals(session)
+        whole = key != _stats_code()
+        current, stored = case_keys(session), ({} if whole else _stored(session))
+        changed = [pk for pk, k in current.items() if stored.get(pk) != k]
+        gone = [pk for pk in stored if pk not in current]
+        if changed or gone or whole:
+            fresh = _fresh(session, changed)
+            seen = {pk: stored[pk] for pk in [*changed, *gone] if pk in stored}
+    if changed or gone or whole:
         with project.tx() as session:
             require(session, actor, Action.READ_AGREEMENT)
-            current, stored, whole = _stale(session)
-            recomputed = len(current) if whole else sum(
-                stored.get(pk) != key for pk, key in current.items())
-            totals = _refresh(session)
-    return {"families": estimates(totals, options), "recomputed": recomputed}
+            totals = _apply(session, current, seen, fresh, whole)
+    return {"families": estimates(totals, options), "recomputed": len(changed)}

@@ -27,7 +27,7 @@ import numpy as np
 from annotator.agreement._matrix import category_counts
 from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import COEFFICIENTS
-from annotator.agreement.kappa import Weights, confusion_matrix, kappa_from_confusion
+from annotator.agreement.kappa import Weights, confusion_matrix, mean_kappa_batch
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import (
@@ -123,15 +123,17 @@ def _mean_pair_kappa(
     pairs: Mapping[str, Sequence[float]], k: int, weights: Weights, min_shared: int
 ) -> float | None:
     """Mean of the defined Cohen's kappas of the pairs sharing ``min_shared`` units, in the
-    order of the report's columns (pairs of sorted annotator keys)."""
-    defined = []
-    for pair in sorted(pairs, key=lambda p: tuple(p.split(PAIR_SEPARATOR))):
-        table = np.asarray(pairs[pair], dtype=np.float64).reshape(k, k)
-        if table.sum() >= min_shared:
-            kappa = kappa_from_confusion(table, weights)
-            if kappa is not None:
-                defined.append(kappa)
-    return float(np.mean(defined)) if defined else None
+    order of the report's columns (pairs of sorted annotator keys); one vectorised pass
+    (:func:`~annotator.agreement.kappa.mean_kappa_batch`), as a project has many pairs."""
+    ordered = sorted(pairs, key=lambda p: tuple(p.split(PAIR_SEPARATOR)))
+    if not ordered or k < 2:
+        return None
+    tables = np.asarray([pairs[p] for p in ordered], dtype=np.float64).reshape(-1, k, k)
+    tables = tables[tables.sum(axis=(1, 2)) >= max(min_shared, 1)]
+    if not len(tables):
+        return None
+    mean = float(mean_kappa_batch(tables[None], weights)[0])
+    return None if np.isnan(mean) else mean
 
 
 def family_estimates(

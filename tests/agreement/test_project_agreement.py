@@ -552,6 +552,31 @@ def test_page_shows_the_numbers_of_the_json(built: Built, report: dict[str, Any]
 
 
 @pytest.mark.gui
+def test_page_shows_point_estimates_before_the_intervals(
+    built: Built, report: dict[str, Any], qtbot: Any
+) -> None:
+    from annotator.gui.context import GuiContext
+    from annotator.gui.pages.agreement import Page
+
+    page = Page(GuiContext(built.project, "cu"))
+    qtbot.addWidget(page)
+    seen: list[tuple[Any, ...]] = []
+    page.estimates_ready.connect(lambda found: seen.append(
+        (found, page.report, page.stack.currentWidget() is page.message, page.message.text(),
+         page.ready())))
+    with qtbot.waitSignal(page.report_ready, timeout=60_000):
+        page.show()
+    [(found, report_then, message_shown, text, ready_then)] = seen
+    assert report_then is None and message_shown and not ready_then  # the report comes later
+    assert text.startswith("Point estimates (the 95% intervals are being computed)")
+    for mine, section in zip(found["families"], report["families"], strict=True):
+        assert f"{section['title']} ({section['n_units']} units)" in text
+        for name, coef in section["coefficients"].items():
+            assert mine["coefficients"][name] == pytest.approx(coef["value"], abs=1e-12)
+    assert page.report == report and page.stack.currentWidget() is page.tabs
+
+
+@pytest.mark.gui
 def test_page_refuses_a_non_curator(built: Built, qtbot: Any) -> None:
     from annotator.gui.context import GuiContext
     from annotator.gui.pages.agreement import Page

@@ -79,6 +79,8 @@ EXPECTED = {
     # The project counters (status, the desk): seniors only; every role changes them through
     # annotator_count_add, never by a write of its own.
     "project_counts": ("key", "SELECT key FROM project_counts WHERE false"),
+    # Agreement statistics per case (0019_agreement_stats): curators only.
+    "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
     "settings": ("key", "SELECT key FROM settings WHERE (key NOT LIKE 'bundle\\_key:%%' AND"
                  " key <> 'package_secret' AND key NOT LIKE 'resume:%%')"
                  " OR key = 'resume:' || %(name)s"),

@@ -7,13 +7,17 @@ submitted, submission times, progress per annotator) and hands it to the pure co
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections import defaultdict
 from collections.abc import Collection
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import String, cast, delete, insert, select
 from sqlalchemy.orm import Session
 
+from annotator.agreement.case_stats import add_stats, case_stats, estimates
 from annotator.agreement.html_report import render_html
 from annotator.agreement.options import ReportOptions
 from annotator.agreement.project_data import (
@@ -31,7 +35,7 @@ from annotator.export.agreement import AgreementPart, release_agreement, release
 from annotator.services import agreement_cache
 from annotator.services.users import require, takes_work
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, CaseRevision, User, UserRole
+from annotator.store.schema import AgreementStats, Annotation, Case, CaseRevision, User, UserRole
 from annotator.store.settings import DEID_SEED
 
 DOING = "viewing inter-annotator agreement"
@@ -40,12 +44,28 @@ DOING = "viewing inter-annotator agreement"
 def load_basis(session: Session) -> ProjectBasis:
     """Every case with its active annotations, as the core's basis (rules applied there)."""
     cases = list(session.scalars(select(Case).order_by(Case.case_id)))
+    active = list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
+    records = _records(session, cases, active)
+    progress = []
+    with_work = {a.annotator_id for a in active}
+    for user in session.scalars(select(User).order_by(User.name)):
+        if user.id not in with_work and not takes_work(user):
+            continue
+        mine = [a for a in active if a.annotator_id == user.id]
+        submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
+        progress.append(AnnotatorProgress(str(user.id), user.name, len(mine), submitted))
+    return build_basis(records, progress)
+
+
+def _records(
+    session: Session, cases: list[Case], active: list[Annotation]
+) -> list[CaseRecord]:
+    """``cases`` as the core's records, with their ``active`` (not withdrawn) annotations."""
     revision_ids = [c.current_revision_id for c in cases if c.current_revision_id is not None]
     contents = {
         r.id: r.content
         for r in session.scalars(select(CaseRevision).where(CaseRevision.id.in_(revision_ids)))
     }
-    active = list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
     by_case: dict[Any, list[Annotation]] = defaultdict(list)
     for annotation in active:
         by_case[annotation.case_pk].append(annotation)
@@ -65,15 +85,7 @@ def load_basis(session: Session) -> ProjectBasis:
             tuple(str(a.annotator_id) for a in rows),
             case.state_reason or "",
         ))
-    progress = []
-    with_work = {a.annotator_id for a in active}
-    for user in session.scalars(select(User).order_by(User.name)):
-        if user.id not in with_work and not takes_work(user):
-            continue
-        mine = [a for a in active if a.annotator_id == user.id]
-        submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
-        progress.append(AnnotatorProgress(str(user.id), user.name, len(mine), submitted))
-    return build_basis(records, progress)
+    return records
 
 
 def agreement_report(
@@ -150,3 +162,160 @@ def forget_cached_report(project: Project) -> None:
     """Drop the cached reports, so the next one is computed afresh."""
     agreement_cache.forget(project)
 
+
+
+# --- point estimates from stored per-case statistics (issue 27) ---------------------------
+
+TOTALS_PK = uuid.UUID(int=0)  # the agreement_stats row holding the sum of every case's row
+_CHUNK = 500
+
+
+@lru_cache(maxsize=1)
+def _stats_code() -> str:
+    """What the stored statistics were computed by: a changed statistic recomputes them all."""
+    return agreement_cache.input_key("case_stats", None)
+
+
+def case_keys(session: Session) -> dict[str, str]:
+    """Each case's statistics key by its id as text: a hash of what :func:`load_basis` reads
+    of it (state, reason, draft by content hash, active annotations by annotator, state,
+    version and submission time) and of the code. One light query per table, ids and times
+    read as the database's text (no JSON, no UUID or datetime objects)."""
+    code = _stats_code()
+    parts: dict[str, list[str]] = {}
+    for pk, case_id, state, reason, content_hash in session.execute(
+        select(cast(Case.id, String), Case.case_id, Case.state, Case.state_reason,
+               CaseRevision.content_hash)
+        .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
+    ):
+        parts[pk] = [code, case_id, state, reason or "", content_hash or ""]
+    for case_pk, annotator, state, version, submitted_at in session.execute(
+        select(cast(Annotation.case_pk, String), cast(Annotation.annotator_id, String),
+               Annotation.state, Annotation.version, cast(Annotation.submitted_at, String))
+        .where(Annotation.withdrawn_at.is_(None), Annotation.repeat_of.is_(None),
+               Annotation.kind == "case")
+        .order_by(Annotation.case_pk, Annotation.annotator_id)
+    ):
+        found = parts.get(case_pk)
+        if found is not None:
+            found.append(f"{annotator}/{state}/{version}/{submitted_at}")
+    return {pk: hashlib.sha256("\x1f".join(p).encode()).hexdigest() for pk, p in parts.items()}
+
+
+def _stored(session: Session, pks: list[uuid.UUID] | None = None) -> dict[str, str]:
+    """The stored statistics keys by case id as text (of ``pks``, else of every case)."""
+    query = select(cast(AgreementStats.case_pk, String), AgreementStats.key).where(
+        AgreementStats.case_pk != TOTALS_PK)
+    if pks is None:
+        return {pk: key for pk, key in session.execute(query)}
+    out: dict[str, str] = {}
+    for start in range(0, len(pks), _CHUNK):
+        out.update((pk, key) for pk, key in session.execute(
+            query.where(AgreementStats.case_pk.in_(pks[start:start + _CHUNK]))))
+    return out
+
+
+def _totals(session: Session, lock: bool = False) -> tuple[str | None, dict[str, Any]]:
+    """The stored sum's key and statistics (``lock``: held until the transaction ends)."""
+    query = select(AgreementStats.key, AgreementStats.stats).where(
+        AgreementStats.case_pk == TOTALS_PK)
+    row = session.execute(query.with_for_update() if lock else query).first()
+    return (None, {}) if row is None else (row[0], dict(row[1] or {}))
+
+
+def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+    out: dict[uuid.UUID, dict[str, Any]] = {}
+    for start in range(0, len(pks), _CHUNK):
+        chunk = pks[start:start + _CHUNK]
+        out.update((pk, stats) for pk, stats in session.execute(
+            select(AgreementStats.case_pk, AgreementStats.stats)
+            .where(AgreementStats.case_pk.in_(chunk))))
+    return out
+
+
+def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+    """Fresh statistics of ``pks`` (an empty dict for a case that does not contribute)."""
+    out: dict[uuid.UUID, dict[str, Any]] = {}
+    for start in range(0, len(pks), _CHUNK):
+        chunk = pks[start:start + _CHUNK]
+        by_id = {c.id: c for c in session.scalars(select(Case).where(Case.id.in_(chunk)))}
+        cases = [by_id[pk] for pk in chunk if pk in by_id]
+        active = list(session.scalars(select(Annotation).where(
+            Annotation.withdrawn_at.is_(None), Annotation.case_pk.in_(chunk))))
+        for case, record in zip(cases, _records(session, cases, active), strict=True):
+            contributing = build_basis([record]).cases
+            out[case.id] = case_stats(contributing[0]) if contributing else {}
+    return out
+
+
+def _fresh(session: Session, pks: list[str]) -> dict[str, dict[str, Any]]:
+    """:func:`_case_stats_of` by case id as text."""
+    computed = _case_stats_of(session, [uuid.UUID(pk) for pk in pks])
+    return {pk: computed.get(uuid.UUID(pk), {}) for pk in pks}
+
+
+def _apply(
+    session: Session, current: dict[str, str], seen: dict[str, str],
+    fresh: dict[str, dict[str, Any]], whole: bool,
+) -> dict[str, Any]:
+    """Write the statistics computed from a read snapshot, in one write transaction.
+
+    ``seen`` are the stored keys the snapshot had for the cases in ``fresh`` (recomputed)
+    and those gone; a case whose stored row another caller changed meanwhile is left to
+    it. The sum row is locked first and always equals the sum of the stored case rows.
+    """
+    key, totals = _totals(session, lock=True)
+    if whole or key != _stats_code():
+        session.execute(delete(AgreementStats))
+        totals, now = {}, {}
+        if not whole:  # another version of the code wrote the rows meanwhile: all afresh
+            fresh = _fresh(session, list(current))
+        seen = {}
+    else:
+        now = _stored(session, [uuid.UUID(pk) for pk in seen.keys() | fresh.keys()])
+    write = {pk: stats for pk, stats in fresh.items() if now.get(pk) == seen.get(pk)}
+    gone = [pk for pk in seen if pk not in current and now.get(pk) == seen[pk]]
+    old = [uuid.UUID(pk) for pk in [*write, *gone] if pk in now]
+    for stats in _rows(session, old).values():
+        totals = add_stats(totals, stats, -1)
+    for stats in write.values():
+        totals = add_stats(totals, stats)
+    touched = [uuid.UUID(pk) for pk in [*write, *gone]] + [TOTALS_PK]
+    for start in range(0, len(touched), _CHUNK):
+        session.execute(delete(AgreementStats).where(
+            AgreementStats.case_pk.in_(touched[start:start + _CHUNK])))
+    session.execute(insert(AgreementStats), [
+        {"case_pk": uuid.UUID(pk), "key": current[pk], "stats": stats}
+        for pk, stats in write.items()
+    ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals}])
+    return totals
+
+
+def point_estimates(
+    project: Project, actor: str, options: ReportOptions | None = None
+) -> dict[str, Any]:
+    """Every family's coefficients as point estimates, without intervals (issue 27).
+
+    Summed from the per-case statistics stored in ``agreement_stats``: only the cases whose
+    inputs changed since the last call are recomputed, so after one more submission this
+    reads the stored sum and recomputes one case. The values equal the full report's
+    (:func:`agreement_report`, which adds the bootstrap intervals and every other figure;
+    the GUI shows these first and the report when it is ready). Curators only.
+    Returns ``{"families": [{"id", "title", "level", "n_units", "coefficients"}],
+    "recomputed": cases recomputed by this call}``.
+    """
+    with project.read() as session:
+        require(session, actor, Action.READ_AGREEMENT)
+        key, totals = _totals(session)
+        whole = key != _stats_code()
+        current, stored = case_keys(session), ({} if whole else _stored(session))
+        changed = [pk for pk, k in current.items() if stored.get(pk) != k]
+        gone = [pk for pk in stored if pk not in current]
+        if changed or gone or whole:
+            fresh = _fresh(session, changed)
+            seen = {pk: stored[pk] for pk in [*changed, *gone] if pk in stored}
+    if changed or gone or whole:
+        with project.tx() as session:
+            require(session, actor, Action.READ_AGREEMENT)
+            totals = _apply(session, current, seen, fresh, whole)
+    return {"families": estimates(totals, options), "recomputed": len(changed)}

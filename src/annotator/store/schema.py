@@ -584,3 +584,16 @@ class ImageReview(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     reviewed_by: Mapped[str] = mapped_column(String(200))
     reviewed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class AgreementStats(Base):
+    """A case's agreement sufficient statistics per label family (issue 27), keyed by a hash
+    of what they are computed from (the case's state, draft and active annotations), so a
+    stale row is recognised and recomputed; the row with the nil ``case_pk`` holds their sum.
+    Derived data: dropping every row only costs one full recomputation. No foreign key: a
+    row outliving its case is found stale and subtracted from the sum."""
+
+    __tablename__ = "agreement_stats"
+    case_pk: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64))
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -1,8 +1,11 @@
 """The Agreement page (curators only): Tables 7/8 with CIs, pair matrix, charts, cases.
 
 The report is computed off the GUI thread by the core (``services.agreement``); the worker
-only returns the dict, never touches a widget. Charts are the core's SVG. A user without
-the curator role sees the refusal instead of any figure (annotators stay blind).
+only returns the dict, never touches a widget. The point estimates come first (summed from
+the stored per-case statistics: one more submission recomputes one case), then the whole
+report with its bootstrap intervals, computed in the background after them. Charts are the
+core's SVG. A user without the curator role sees the refusal instead of any figure
+(annotators stay blind).
 """
 
 from __future__ import annotations
@@ -44,10 +47,27 @@ REFUSAL = ("The agreement figures are for curators only: annotators stay blind t
            "other's labels.\n\n{reason}")
 
 
+ESTIMATE_COLUMNS = (("percent_agreement", "agreement"), ("krippendorff_alpha", "alpha"),
+                    ("kappa", "kappa"), ("gwet_ac1", "AC1"))
+
+
+def estimates_text(found: dict[str, Any]) -> str:
+    """The point estimates as a few lines of text, until the report with intervals arrives."""
+    lines = ["Point estimates (the 95% intervals are being computed):", ""]
+    for family in found["families"]:
+        values = family["coefficients"]
+        cells = ", ".join(
+            f"{word} {'n/a' if values[key] is None else format(values[key], '.3f')}"
+            for key, word in ESTIMATE_COLUMNS)
+        lines.append(f"{family['title']} ({family['n_units']} units): {cells}")
+    return "\n".join(lines)
+
+
 class Page(QWidget):
     """The Agreement page; computes the report the first time it is shown (or on Refresh)."""
 
     report_ready = Signal(dict)  # a report was computed and is on screen
+    estimates_ready = Signal(dict)  # the point estimates are on screen; intervals follow
     refused = Signal(str)  # the user may not see agreement figures; carries the reason
     case_requested = Signal(str)  # the curator asked to open a case in meta-review
 
@@ -55,6 +75,7 @@ class Page(QWidget):
         super().__init__()
         self.context = context
         self.report: dict[str, Any] | None = None
+        self.estimates: dict[str, Any] | None = None
         self._computing = 0  # generation of the running computation (0: none)
         self._generation = 0
         self._started = False
@@ -152,7 +173,7 @@ class Page(QWidget):
 
     def refresh(self) -> None:
         """Recompute the report on a pool thread (the page stays responsive)."""
-        from annotator.services.agreement import agreement_report
+        from annotator.services.agreement import point_estimates
 
         self._started = True
         project, user = self.context.project, self.context.user
@@ -163,6 +184,25 @@ class Page(QWidget):
         self.refresh_button.setEnabled(False)
         self._generation += 1
         generation = self._computing = self._generation
+        run_in_background(lambda: point_estimates(project, user or ""),
+                          lambda found: self._estimated(generation, found),
+                          lambda exc: self._finished(generation, None, exc))
+
+    def _estimated(self, generation: int, found: dict[str, Any]) -> None:
+        """Show the point estimates, then compute the report with its intervals."""
+        import shiboken6
+
+        from annotator.services.agreement import agreement_report
+
+        if self._closed or generation != self._generation or not shiboken6.isValid(self):
+            return
+        self.estimates = found
+        if self.report is None:
+            self.message.setText(estimates_text(found))
+            self.stack.setCurrentWidget(self.message)
+        self.status.setText("Point estimates shown; computing the intervals…")
+        self.estimates_ready.emit(found)
+        project, user = self.context.project, self.context.user
         run_in_background(lambda: agreement_report(project, user or ""),
                           lambda report: self._finished(generation, report),
                           lambda exc: self._finished(generation, None, exc))

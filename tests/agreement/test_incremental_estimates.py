@@ -1,0 +1,140 @@
+"""Point estimates from stored per-case statistics (issue 27) equal the full report's.
+
+Random projects on both stores go through seeded sequences of submissions, reopenings,
+adjudications, green lights, exclusions and reinstatements; after every step the point
+estimates (summed stored statistics, stale cases recomputed) are compared with the full
+recomputation of :func:`agreement_report` to 1e-12, coefficient by coefficient.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annotator.agreement.options import ReportOptions
+from annotator.domain.labels import IMPORTANCE
+from annotator.errors import AnnotatorError, PermissionDenied
+from annotator.services import annotating, kinds
+from annotator.services.agreement import agreement_report, forget_cached_report, point_estimates
+from annotator.services.assignments import assign
+from annotator.services.demo import _label_fully
+from annotator.services.imports import import_cases
+from annotator.services.review import decisions, reopen
+from annotator.store.project import Project
+from factories import make_case, write_case_file
+
+OPTIONS = ReportOptions(min_shared=2)  # small projects: pair kappas defined on few units
+
+
+def _assert_equal(project: Project) -> dict[str, Any]:
+    estimates = point_estimates(project, "cu", OPTIONS)
+    report = agreement_report(project, "cu", OPTIONS)
+    assert [f["id"] for f in estimates["families"]] == [s["id"] for s in report["families"]]
+    for mine, section in zip(estimates["families"], report["families"], strict=True):
+        assert mine["n_units"] == section["n_units"], mine["id"]
+        for name, full in section["coefficients"].items():
+            value = mine["coefficients"][name]
+            assert (value is None) == (full["value"] is None), (mine["id"], name, value, full)
+            if value is not None:
+                assert value == pytest.approx(full["value"], abs=1e-12), (mine["id"], name)
+    return estimates
+
+
+def _project(team: Project, tmp_path: Path, n_cases: int) -> list[tuple[str, str]]:
+    cases = [make_case(f"R{i:02d}") for i in range(n_cases)]
+    import_cases(team, "cu", [write_case_file(tmp_path / "drafts", cases)])
+    return list(assign(team, "cu", 3, case_ids=[c["case_id"] for c in cases]).assigned)
+
+
+def _step(project: Project, rng: random.Random, placed: list[tuple[str, str]],
+          submitted: set[tuple[str, str]]) -> str:
+    """One random action that the services accept; returns its name."""
+    action = rng.choices(["submit", "reopen", "decide", "green_light", "exclude"],
+                         weights=[6, 2, 2, 1, 1])[0]
+    case_id, name = rng.choice(placed)
+    complete = sorted({c for c, _ in placed
+                       if all((c, n) in submitted for cc, n in placed if cc == c)})
+    if action in ("decide", "green_light", "exclude"):
+        if not complete:
+            action = "submit"
+        else:
+            case_id = rng.choice(complete)  # in review (or beyond): what seniors act on
+    try:
+        if action == "submit" or (case_id, name) not in submitted and action == "reopen":
+            if (case_id, name) in submitted:
+                return "none"
+            _label_fully(project, name, case_id, rng, disagree=0.4)
+            kinds.CASES.submit(project, name, case_id)
+            submitted.add((case_id, name))
+            return "submit"
+        if action == "reopen":
+            annotating.reopen(project, name, case_id)
+            submitted.discard((case_id, name))
+        elif action == "decide":
+            figure = annotating.view(project, name, case_id).figures[0]
+            decisions.decide(project, "adj", case_id, f"importance:{figure}",
+                             rng.choice(IMPORTANCE), "clinical_judgement")
+        elif action == "green_light":
+            decisions.green_light(project, "adj", case_id)
+        elif rng.random() < 0.5:
+            decisions.exclude(project, "adj", case_id, "unusable images")
+        else:
+            reopen.reinstate(project, "adj", case_id, "images fixed")
+    except AnnotatorError:
+        return "refused"
+    return action
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_point_estimates_equal_the_full_report_after_every_step(
+    team: Project, tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    placed = _project(team, tmp_path, 5)
+    submitted: set[tuple[str, str]] = set()
+    done = []
+    for _ in range(40):
+        done.append(_step(team, rng, placed, submitted))
+        if done[-1] not in ("none", "refused"):
+            _assert_equal(team)
+    assert {"submit", "reopen", "decide"} <= set(done), done
+    # The stored sum, kept up to date by differences, equals one computed afresh.
+    before = point_estimates(team, "cu", OPTIONS)
+    with team.tx() as session:
+        from sqlalchemy import delete
+
+        from annotator.store.schema import AgreementStats
+
+        session.execute(delete(AgreementStats))
+    afresh = point_estimates(team, "cu", OPTIONS)
+    assert afresh["recomputed"] == len({c for c, _ in placed})
+    for a, b in zip(before["families"], afresh["families"], strict=True):
+        for name, value in a["coefficients"].items():
+            assert value == pytest.approx(b["coefficients"][name], abs=1e-12, nan_ok=False)
+
+
+def test_one_more_submission_recomputes_one_case(team: Project, tmp_path: Path) -> None:
+    rng = random.Random(5)
+    placed = _project(team, tmp_path, 6)
+    for case_id, name in placed[:-1]:
+        _label_fully(team, name, case_id, rng, disagree=0.3)
+        kinds.CASES.submit(team, name, case_id)
+    first = point_estimates(team, "cu")
+    assert first["recomputed"] == 6
+    assert point_estimates(team, "cu")["recomputed"] == 0  # nothing changed: nothing written
+    case_id, name = placed[-1]
+    _label_fully(team, name, case_id, rng, disagree=0.3)
+    kinds.CASES.submit(team, name, case_id)
+    forget_cached_report(team)
+    after = _assert_equal(team)
+    assert point_estimates(team, "cu")["recomputed"] == 0
+    assert after["families"] != first["families"]
+
+
+def test_point_estimates_are_for_curators_only(team: Project) -> None:
+    for person in ("a1", "adj"):
+        with pytest.raises(PermissionDenied):
+            point_estimates(team, person)

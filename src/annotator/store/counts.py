@@ -21,7 +21,7 @@ Keys (uuids as 32 hex digits):
 - ``day:<YYYY-MM-DD>`` case submissions by the day they were submitted.
 
 On PostgreSQL the app roles read the counters (seniors only, row-level security) and change
-them only through ``annotator_count_add`` (migration ``0014_s27c_counts``).
+them only through ``annotator_count_add`` (migration ``0018_counts``).
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """The review queue's green-lit and excluded cases read a page at a time in case id order:
 an index on (state, case_id)
 
-Revision ID: 0014_s27q_queue_pages
-Revises: 0013_rls
+Revision ID: 0017_queue_pages
+Revises: 0016_chain_head
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0014_s27q_queue_pages"
-down_revision = "0013_rls"
+revision = "0017_queue_pages"
+down_revision = "0016_chain_head"
 branch_labels = None
 depends_on = None
 

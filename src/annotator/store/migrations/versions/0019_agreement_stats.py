@@ -4,8 +4,8 @@ family and their sum, so the point estimates after one more submission recompute
 On a walled PostgreSQL store (0013_rls) the table has row-level security: curators only (the
 agreement figures are theirs; per-case pair tables would show annotators each other's labels).
 
-Revision ID: 0014_s27a_agreement_stats
-Revises: 0013_rls
+Revision ID: 0019_agreement_stats
+Revises: 0018_counts
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_s27a_agreement_stats"
-down_revision = "0013_rls"
+revision = "0019_agreement_stats"
+down_revision = "0018_counts"
 branch_labels = None
 depends_on = None
 

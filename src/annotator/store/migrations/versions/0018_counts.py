@@ -3,8 +3,8 @@ case), backfilled from the rows, and an index of rated work by state and last ed
 desk's stuck work); on PostgreSQL seniors read the counters (row-level security) and
 every app role changes them only through ``annotator_count_add``. See store/counts.py.
 
-Revision ID: 0014_s27c_counts
-Revises: 0013_rls
+Revision ID: 0018_counts
+Revises: 0017_queue_pages
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_s27c_counts"
-down_revision = "0013_rls"
+revision = "0018_counts"
+down_revision = "0017_queue_pages"
 branch_labels = None
 depends_on = None
 

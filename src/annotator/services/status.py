@@ -3,7 +3,8 @@
 The counts are the counters every write keeps in the same transaction
 (:mod:`annotator.store.counts`): ``status`` reads a few dozen rows whatever the size of the
 project (docs/performance.md, "At benchmark scale"); ``repair`` finds and fixes any drift.
-On a PostgreSQL team store the counters are the seniors' to read (row-level security).
+On a PostgreSQL team store every role reads these project-wide counters; the per-rater and
+per-day ones are the seniors' (row-level security).
 """
 
 from __future__ import annotations

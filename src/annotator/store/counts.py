@@ -20,7 +20,8 @@ Keys (uuids as 32 hex digits):
 - ``rater:<user id>:<state>`` the same per annotator, case work only;
 - ``day:<YYYY-MM-DD>`` case submissions by the day they were submitted.
 
-On PostgreSQL the app roles read the counters (seniors only, row-level security) and change
+On PostgreSQL every app role reads the project-wide counters, seniors the per-rater and
+per-day ones too (row-level security); they change
 them only through ``annotator_count_add`` (migration ``0018_counts``).
 """
 

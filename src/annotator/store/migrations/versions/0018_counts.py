@@ -30,6 +30,12 @@ _ADD = (
 )
 
 
+# Project-wide counts (cases per state, exams, images, work per state) are every role's to
+# read, as `status` shows them to anyone on the store; per-rater and per-day counts are the
+# seniors' (the desk), so an annotator cannot read a colleague's pace.
+_PROJECT_WIDE = "(key NOT LIKE 'rater:%' AND key NOT LIKE 'day:%')"
+
+
 def upgrade() -> None:
     op.create_table(
         "project_counts",
@@ -47,7 +53,7 @@ def upgrade() -> None:
             f'GRANT SELECT ON project_counts TO "{app}"',
             "ALTER TABLE project_counts ENABLE ROW LEVEL SECURITY",
             f'CREATE POLICY annotator_select_0 ON project_counts FOR SELECT TO "{app}"'
-            f" USING ({reader})",
+            f" USING ({reader} OR {_PROJECT_WIDE})",
             "REVOKE EXECUTE ON FUNCTION annotator_count_add(text[], bigint[]) FROM PUBLIC",
             f'GRANT EXECUTE ON FUNCTION annotator_count_add(text[], bigint[]) TO "{app}"',
         ):

@@ -57,7 +57,8 @@ def upgrade() -> None:
             "REVOKE EXECUTE ON FUNCTION annotator_count_add(text[], bigint[]) FROM PUBLIC",
             f'GRANT EXECUTE ON FUNCTION annotator_count_add(text[], bigint[]) TO "{app}"',
         ):
-            bind.exec_driver_sql(statement)
+            # psycopg reads % as a placeholder even without parameters (as in 0013_rls).
+            bind.exec_driver_sql(statement.replace("%", "%%"))
     # The counters as the rows stand (the app's own recount: the same keys it keeps).
     from annotator.store import counts
 

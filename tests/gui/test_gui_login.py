@@ -121,7 +121,11 @@ def test_the_server_checks_the_dialogs_password(
         monkeypatch.undo()  # (the harness refuses modal dialogs everywhere else)
         steps = iter(["curator-wrong-9", "curator-pass-1"])
 
+        finished: list[bool] = []
+
         def type_into_the_dialog() -> None:
+            if finished:  # the store is open: stop, or the next test's dialog gets typed into
+                return
             dialog = QApplication.activeModalWidget()
             if dialog is None or getattr(dialog, "busy", True):
                 QTimer.singleShot(20, type_into_the_dialog)
@@ -132,7 +136,10 @@ def test_the_server_checks_the_dialogs_password(
             QTimer.singleShot(20, type_into_the_dialog)
 
         QTimer.singleShot(0, type_into_the_dialog)
-        project = _open_store(url, None, screenshot=False)
+        try:
+            project = _open_store(url, None, screenshot=False)
+        finally:
+            finished.append(True)
         assert any("password authentication failed" in text for text in opened)
     else:
         from annotator.gui.curator.open_project import OpenProjectDialog

@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QThreadPool
 
-from annotator.gui.gc_guard import restore_automatic_collection
 from factories import make_case, write_case_file
 
 USER = "a1"
@@ -101,15 +99,6 @@ def own_settings(tmp_path_factory: pytest.TempPathFactory, qapp) -> None:  # typ
     folder = str(tmp_path_factory.mktemp("settings"))
     for form in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(form, QSettings.Scope.UserScope, folder)
-
-
-@pytest.fixture(autouse=True)
-def collection_back_after_each_test(qapp) -> Iterator[None]:  # type: ignore[no-untyped-def]
-    """The window switches cycle collection to the GUI thread; once the test's workers are
-    done the interpreter collects again, so the tests after it run as usual."""
-    yield
-    QThreadPool.globalInstance().waitForDone(30_000)
-    restore_automatic_collection()
 
 
 @pytest.fixture(autouse=True)

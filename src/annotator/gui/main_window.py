@@ -30,7 +30,6 @@ from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.appearance import AppearanceMenu
 from annotator.gui.context import GuiContext
 from annotator.gui.curator.menu import CuratorActions
-from annotator.gui.gc_guard import collect_on_gui_thread
 from annotator.gui.pages import MessagePage
 from annotator.gui.roundtrip.controller import RoundTripActions
 from annotator.store.project import Project
@@ -97,7 +96,6 @@ class MainWindow(QMainWindow):
         """``remember``: restore and save the window's size and page (not for screenshots,
         which must look the same on every machine and leave the user's settings alone)."""
         super().__init__()
-        collect_on_gui_thread()  # cycles with Qt objects are never freed on a worker thread
         self.remember = remember
         if context.actions is None:
             context.actions = ActionRegistry(self)

@@ -14,8 +14,6 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from shiboken6 import isValid
 
-from annotator.gui.gc_guard import collect_on_gui_thread
-
 
 class _Relay(QObject):
     """Lives on the GUI thread; queued signals carry results back to it."""
@@ -63,7 +61,6 @@ def run_in_background(
     pool: QThreadPool | None = None,
 ) -> None:
     """Run ``fn()`` on a worker thread; call ``on_done(result)`` on the GUI thread."""
-    collect_on_gui_thread()  # a worker must never be the thread that collects Qt garbage
     relay = _Relay()
     _alive.add(relay)
 

@@ -27,12 +27,10 @@ from PySide6.QtWidgets import (
 from annotator.errors import AnnotatorError, LoginRefused
 from annotator.gui import theme
 from annotator.gui.curator.command_line import shown_location
-from annotator.gui.login import LoginDialog
+from annotator.gui.login import ERROR_STYLE, LoginDialog
 from annotator.gui.tasks import run_task_in_background
 from annotator.store.project import Project, is_url, login_name, open_as_login, open_project
 from annotator.tasks import TaskState
-
-ERROR_STYLE = "color: $refused;"
 
 
 class OpenProjectDialog(QDialog):

@@ -28,6 +28,7 @@ from annotator.errors import PermissionDenied
 from annotator.gui import theme
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.appearance import AppearanceMenu
+from annotator.gui.collect import collect_soon
 from annotator.gui.context import GuiContext
 from annotator.gui.curator.menu import CuratorActions
 from annotator.gui.pages import MessagePage
@@ -305,7 +306,12 @@ class MainWindow(QMainWindow):
             self.registry.unregister_page(page_id)
             self.registry.unregister_owned_by(page)
             self.stack.removeWidget(page)
+            # Once Qt has deleted the page, collect the Python side of its cycles on this
+            # thread (gui/collect.py says why).
+            page.destroyed.connect(collect_soon)
             page.deleteLater()
+        if self.built:
+            collect_soon()
         self.built = {}
 
     def _page_changed(self, index: int) -> None:

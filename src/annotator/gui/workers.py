@@ -11,8 +11,10 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 from shiboken6 import isValid
+
+from annotator.gui.collect import collect_soon
 
 
 class _Relay(QObject):
@@ -46,11 +48,28 @@ class _Task(QRunnable):
 _alive: set[_Relay] = set()
 
 
-def _receiver_gone(callback: Callable[..., Any] | None) -> bool:
-    """True when ``callback`` is a method of a widget that was destroyed meanwhile (a page
-    rebuilt in a new theme, or dropped when the user switched)."""
+def _held_qt_objects(callback: Callable[..., Any] | None) -> list[QObject]:
+    """The Qt objects a callback reaches: a bound method's ``self``, and the Qt objects (or
+    Qt objects' bound methods) in a closure's cells, as in ``def loaded(...): self.x...``."""
+    found: list[QObject] = []
     owner = getattr(callback, "__self__", None)
-    return isinstance(owner, QObject) and not isValid(owner)
+    if isinstance(owner, QObject):
+        found.append(owner)
+    for cell in getattr(callback, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # a cell not filled yet
+            continue
+        value = getattr(value, "__self__", value)
+        if isinstance(value, QObject):
+            found.append(value)
+    return found
+
+
+def _receiver_gone(callback: Callable[..., Any] | None) -> bool:
+    """True when a Qt object the callback holds was destroyed meanwhile (a page rebuilt in a
+    new theme, or dropped when the user switched): delivering would touch deleted widgets."""
+    return any(not isValid(obj) for obj in _held_qt_objects(callback))
 
 
 def run_in_background(
@@ -61,17 +80,34 @@ def run_in_background(
     pool: QThreadPool | None = None,
 ) -> None:
     """Run ``fn()`` on a worker thread; call ``on_done(result)`` on the GUI thread."""
-    relay = _Relay()
+    # Owned by the application (Qt, GUI thread) so that only ``deleteLater`` below, on the GUI
+    # thread, ever destroys it, whichever thread drops its last Python reference.
+    relay = _Relay(QCoreApplication.instance())
     _alive.add(relay)
 
-    def finish(result: Any) -> None:
+    def release() -> None:
+        # Break the relay <-> closure cycle here, on the GUI thread: the callbacks (and the
+        # page they hold) are then freed by reference counting now, not by a later cycle
+        # collection that may run on a worker thread and destroy Qt objects off their thread.
         _alive.discard(relay)
-        if not _receiver_gone(on_done):
+        relay.done.disconnect(finish)
+        relay.failed.disconnect(fail)
+        relay.deleteLater()
+
+    def finish(result: Any) -> None:
+        release()
+        if _receiver_gone(on_done):
+            collect_soon()  # the dropped page this callback held: freed on this thread
+        else:
             on_done(result)
 
     def fail(exc: BaseException) -> None:
-        _alive.discard(relay)
-        if on_error is not None and not _receiver_gone(on_error):
+        release()
+        if on_error is None:
+            return
+        if _receiver_gone(on_error):
+            collect_soon()
+        else:
             on_error(exc)
 
     relay.done.connect(finish)

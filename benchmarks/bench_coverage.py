@@ -41,6 +41,22 @@ Generating models (written down, as the coverage depends on them):
   first and theta + 0.05 (capped at 0.95) for the second; truth their weighted mean.
 - Table 9 cell: per case, the four targets agree (binary, 0-1 vs 2-3) independently with
   probability q (trajectory: 2 diagnoses per case); q = 0.6, 0.8, 0.95; truth q.
+- Percent agreement, unanimity, PABAK (``--only "percent agreement" unanimity PABAK``): the
+  ratings model above with 3 raters, one unit per case, n = 10, 20, 30, 100 (20: the
+  general minimum). Exact truths: a rater reports c with probability h = rho + (1 - rho)/5
+  for c = t, m = (1 - rho)/5 otherwise, so pair agreement is h^2 + 4 m^2 = rho^2 +
+  (1 - rho^2)/5, unanimity h^3 + 4 m^3, PABAK rho^2.
+- Table 9 per target (``--only table9-targets``): diagnosis, localisation and differential
+  list are one unit per case, agreeing with probability q (Wilson; coverage exact from the
+  binomial). Trajectory binary: 2 units per case; E/A/U labels: 1-4 diagnoses per case
+  (uniform); a case's units agree with probability p_c ~ Beta with mean q and intra-case
+  correlation 0.2 (beta-binomial), q = 0.6, 0.8, 0.95; truth q.
+- Cronbach's alpha (``--only cronbach``): k = 3 benchmarks x n test cases. Normal: cell =
+  case effect N(0, rho) + item noise N(0, 1 - rho). Binomial: cell = Binomial(4,
+  theta_c)/4 with theta_c ~ Beta(0.6 s, 0.4 s), s = 4 (1 - rho)/rho, so two cells of a case
+  correlate rho. rho = alpha/(k - (k - 1) alpha) for true alpha 0.5, 0.7, 0.9 (the
+  population alpha of k items with equal variance and correlation rho is
+  k rho/(1 + (k - 1) rho)).
 """
 
 from __future__ import annotations
@@ -142,7 +158,8 @@ def agreement_rows(reps: int, only: set[str], grid_n: tuple[int, ...] = GRID_N,
                           ) -> tuple[float, float] | None:
                     r = ratings(rng, n, raters, rho)
                     if measure.coefficient == "mean_pairwise_cohen_kappa":
-                        ci = measure.interval(r)
+                        ci = measure._pairwise_interval(measure.matrix(r), r.case_ids, 1000, 0,
+                                                        MIN_CASES)
                     else:
                         ci = case_bootstrap_interval(
                             measure.matrix(r), r.case_ids, measure.coefficient,
@@ -251,13 +268,151 @@ def table9_rows(reps: int) -> None:
                 time.perf_counter() - start)
 
 
+# --- Issue 25, second part: the printed intervals that had no row yet (own functions) ---
+
+SIMPLE: dict[str, Measure] = {
+    "percent agreement": Measure("percent_agreement"),
+    "unanimity": Measure("unanimity"),
+    "PABAK": Measure("pabak", n_categories=K),
+}
+SIMPLE_N = (10, 20, 30, 100)  # 20: the general minimum, where these are printed from
+
+
+def simple_truth(name: str, rho: float) -> float:
+    """Exact population value under the rho model, 3 raters (see the docstring)."""
+    hit, miss = rho + (1 - rho) / K, (1 - rho) / K  # P(a rater reports t), P(each other c)
+    pair = hit**2 + (K - 1) * miss**2  # = rho^2 + (1 - rho^2) / K
+    if name == "percent agreement":
+        return pair
+    if name == "unanimity":
+        return hit**3 + (K - 1) * miss**3
+    return (K * pair - 1) / (K - 1)  # PABAK = rho^2
+
+
+def simple_agreement_rows(reps: int, only: set[str], grid_n: tuple[int, ...],
+                          rhos: tuple[float, ...]) -> None:
+    """Percent agreement, unanimity, PABAK: the app's case BCa, 3 raters, one unit a case."""
+    for name, measure in SIMPLE.items():
+        if only and name not in only:
+            continue
+        for rho in rhos:
+            truth = simple_truth(name, rho)
+            for n in grid_n:
+                start = time.perf_counter()
+
+                def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
+                         measure: Measure = measure) -> tuple[float, float] | None:
+                    ci = measure.interval(ratings(rng, n, 3, rho))
+                    return None if ci is None else ci.interval
+
+                def below(rng: np.random.Generator, n: int = n, rho: float = rho,
+                          measure: Measure = measure) -> tuple[float, float] | None:
+                    r = ratings(rng, n, 3, rho)
+                    ci = case_bootstrap_interval(r.codes, r.case_ids, measure.coefficient,
+                                                 n_categories=measure.n_categories,
+                                                 min_cases=MIN_CASES)
+                    return None if ci is None else ci.interval
+
+                seed = point_seed(name, n, truth)
+                cov, none = coverage(draw, truth, reps, seed)
+                if none == 1 and MIN_CASES <= n < min_cases_of(measure.coefficient):
+                    would, _ = coverage(below, truth, reps, seed)
+                    row(f"{name} (under its minimum: {would:.3f} if printed)", n, truth, cov,
+                        none, time.perf_counter() - start)
+                    continue
+                row(name, n, truth, cov, none, time.perf_counter() - start)
+
+
+TABLE9_Q = (0.6, 0.8, 0.95)
+CASE_ICC = 0.2  # intra-case correlation of a case's units (trajectory, E/A/U)
+
+
+def clustered(rng: np.random.Generator, units: np.ndarray, q: float) -> np.ndarray:
+    """Agreeing units per case: Beta-binomial, mean q, intra-case correlation CASE_ICC."""
+    s = (1 - CASE_ICC) / CASE_ICC
+    p = rng.beta(q * s, (1 - q) * s, size=len(units))
+    return rng.binomial(units, p)
+
+
+def table9_target_rows(reps: int) -> None:
+    """Table 9's per-target binary agreement and E/A/U label agreement, through table9._ci."""
+    from annotator.judging.table9 import MIN_CASES as TABLE9_MIN
+    from annotator.judging.table9 import _ci, _ratio
+
+    name = "Table 9 target, one unit a case (Wilson, exact)"
+    for q in TABLE9_Q:
+        for n in GRID_N:  # one unit per case: Wilson, coverage exact from the binomial
+            start = time.perf_counter()
+            k = np.arange(n + 1)
+            cis = [_ci([[1.0, 1.0]] * int(x) + [[1.0, 0.0]] * (n - int(x)), _ratio) for x in k]
+            if all(ci is None for ci in cis):  # under its minimum: the interval if printed
+                would = [wilson_interval(int(x), n, TABLE9_MIN) for x in k]
+                hit = np.array([w is not None and w.low <= q <= w.high for w in would])
+                row(f"{name} (under its minimum: {binom.pmf(k, n, q)[hit].sum():.3f} if "
+                    "printed)", n, q, float("nan"), 1.0, time.perf_counter() - start)
+                continue
+            hit = np.array([ci is not None and ci[0] <= q <= ci[1] for ci in cis])
+            row(name, n, q, float(binom.pmf(k, n, q)[hit].sum()), 0.0,
+                time.perf_counter() - start)
+    for label, (low, high) in (("Table 9 trajectory binary (2 units a case)", (2, 2)),
+                               ("Table 9 E/A/U labels (1-4 diagnoses a case)", (1, 4))):
+        for q in TABLE9_Q:
+            for n in GRID_N:
+                start = time.perf_counter()
+
+                def draw(rng: np.random.Generator, n: int = n, q: float = q,
+                         low: int = low, high: int = high) -> tuple[float, float] | None:
+                    units = rng.integers(low, high + 1, size=n)
+                    rows = np.column_stack([units, clustered(rng, units, q)]).astype(float)
+                    ci = _ci(rows.tolist(), _ratio)
+                    return None if ci is None else (ci[0], ci[1])
+
+                cov, none = coverage(draw, q, reps, point_seed(label, n, q))
+                row(label, n, q, cov, none, time.perf_counter() - start)
+
+
+CRONBACH_K = 3  # benchmarks (items) of the rubric
+CRONBACH_ALPHAS = (0.5, 0.7, 0.9)  # 0.7: the flag's bound
+
+
+def cronbach_rows(reps: int, grid_n: tuple[int, ...]) -> None:
+    """Cronbach's alpha per rubric (Feldt), normal and Binomial(4, theta)/4 cells."""
+    from annotator.sme.consistency import rubric_consistency
+
+    k = CRONBACH_K
+    for model in ("normal", "binomial"):
+        for alpha in CRONBACH_ALPHAS:
+            rho = alpha / (k - (k - 1) * alpha)  # equal item correlation giving alpha
+            for n in grid_n:
+                start = time.perf_counter()
+
+                def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
+                         model: str = model) -> tuple[float, float] | None:
+                    if model == "normal":
+                        x = (rng.normal(0, np.sqrt(rho), size=(n, 1))
+                             + rng.normal(0, np.sqrt(1 - rho), size=(n, k)))
+                    else:  # theta ~ Beta(0.6 s, 0.4 s): corr of two cells = 4 / (4 + s)
+                        s = 4 * (1 - rho) / rho
+                        theta = rng.beta(0.6 * s, 0.4 * s, size=(n, 1))
+                        x = rng.binomial(4, np.repeat(theta, k, axis=1)) / 4
+                    scores = {f"b{j}": {f"c{i}": float(x[i, j]) for i in range(n)}
+                              for j in range(k)}
+                    return rubric_consistency(scores).ci
+
+                name = f"Cronbach's alpha, k = {k} ({model}, Feldt)"
+                cov, none = coverage(draw, alpha, reps, point_seed(name, n, alpha))
+                row(name, n, alpha, cov, none, time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--only", nargs="*", default=[],
-                        help="agreement figures by name, or: icc pass mean rubric table9")
-    parser.add_argument("--n", nargs="*", type=int, default=list(GRID_N),
-                        help="agreement grid sizes (default 10 30 100)")
+                        help="agreement figures by name, or: icc pass mean rubric table9 "
+                        "table9-targets cronbach")
+    parser.add_argument("--n", nargs="*", type=int, default=None,
+                        help="grid sizes (default 10 30 100; 10 20 30 100 for percent "
+                        "agreement, unanimity and PABAK)")
     parser.add_argument("--rho", nargs="*", type=float, default=list(RHOS),
                         help="agreement grid: the raters' copy probabilities")
     parser.add_argument("--as-if-printed", action="store_true",
@@ -278,7 +433,15 @@ def main() -> None:
         icc_rows(args.reps)
     names = only & set(MEASURES)
     if not only or names:
-        agreement_rows(args.reps, names, tuple(args.n), tuple(args.rho), args.as_if_printed)
+        agreement_rows(args.reps, names, tuple(args.n or GRID_N), tuple(args.rho),
+                       args.as_if_printed)
+    simple = only & set(SIMPLE)
+    if not only or simple:
+        simple_agreement_rows(args.reps, simple, tuple(args.n or SIMPLE_N), tuple(args.rho))
+    if not only or "table9-targets" in only:
+        table9_target_rows(args.reps)
+    if not only or "cronbach" in only:
+        cronbach_rows(args.reps, tuple(args.n or GRID_N))
 
 
 if __name__ == "__main__":

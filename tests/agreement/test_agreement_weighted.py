@@ -84,15 +84,18 @@ def test_stats_reports_quadratic_kappa_ac2_and_cis(tmp_path: Path) -> None:
     assert report["gwet_ac2"] == pytest.approx(gwet_ac2(codes, 3, "linear"), abs=1e-12)
     definition = "linear-weighted Cohen's kappa, mean over annotator pairs"
     assert report["kappa"]["definition"] == definition
-    for name in ("percent_agreement", "kappa", "quadratic_weighted_kappa"):
+    for name in ("kappa", "quadratic_weighted_kappa"):
         low, high = report["ci95"][name]
         assert low <= high
-    # 40 units: AC1 and AC2 print no interval under 50, Fleiss' kappa from 30
-    # (docs/statistics.md, the coverage measured at 30, 50, 70 and 100).
-    assert all(report["ci95"][name] is None for name in ("gwet_ac1", "gwet_ac2"))
+    # 40 units: AC1, AC2, exact agreement and PABAK print no interval under 50, Fleiss' and
+    # Cohen's kappa from 30 (docs/statistics.md, the coverage measured at 20 to 100).
+    assert all(report["ci95"][name] is None
+               for name in ("gwet_ac1", "gwet_ac2", "percent_agreement", "pabak"))
     assert report["ci95"]["fleiss_kappa"] is not None
     assert report["bootstrap"]["min_units_by_coefficient"]["gwet_ac2"] == 50
-    assert report["bootstrap"]["coverage_below_nominal"] is False
+    # No coefficient prints an interval from fewer than 30 units: no coverage flag.
+    assert "coverage_below_nominal" not in report["bootstrap"]
+    assert not any("nominal" in note for note in report["notes"])
     fleiss = stats_report(path, "ordinal", words, KappaChoice("quadratic", "fleiss"))
     assert fleiss["kappa"]["value"] == pytest.approx(fleiss_kappa(codes, 3, "quadratic"))
     assert "Fleiss" in fleiss["kappa"]["definition"]

@@ -136,6 +136,8 @@ def test_order_reversal_tie_and_undefined_tau() -> None:
     assert family(report, "order")["most_common_disagreement"] == "tie vs strict order"
     assert details["kendall_tau_b"]["mean"] == pytest.approx(-1.0)
     assert details["kendall_tau_b"]["n_undefined"] == 0
+    # The exam-order intervals start at 20 cases: this family keeps the coverage flag.
+    assert family(report, "order")["bootstrap"]["coverage_below_nominal"] is True
     only_ties = {"k1": maps["k1"], "k3": maps["k3"]}
     report = build_report(ProjectBasis((_case("A", only_ties),), (), (), 1), FAST)
     tau = family(report, "order")["details"]["kendall_tau_b"]
@@ -185,6 +187,16 @@ def test_pair_kappa_needs_min_shared_and_ci_needs_min_cases() -> None:
     assert coefficients["percent_agreement"]["value"] is not None
     assert all(c["ci95"] is None for c in coefficients.values())  # 12 < 20 cases
 
+
+
+def test_no_coefficient_interval_under_30_cases_so_no_coverage_flag() -> None:
+    # 25 cases: every coefficient's measured minimum is >= 30 (percent agreement 50, Cohen's
+    # kappa 30), so nothing of a label family is printed at below-nominal coverage.
+    section = family(build_report(_random_basis(25, ["k1", "k2", "k3"], seed=2), FAST),
+                     "difficulty")
+    assert section["coefficients"]["percent_agreement"]["value"] is not None
+    assert all(c["ci95"] is None for c in section["coefficients"].values())
+    assert section["bootstrap"] == {"n_cases": 25, "coverage_below_nominal": False}
 
 def test_the_same_seed_gives_the_same_report_and_weeks_cross_the_year() -> None:
     basis = _random_basis(30, ["k1", "k2", "k3"], seed=9)

@@ -39,11 +39,18 @@ MIN_CASES = 20
 # One minimum per coefficient: alpha's is that of its worst level (interval alpha covered
 # 0.929 at 50 and 0.923 at 70 cases at low agreement); AC1 and AC2 met the target from 50
 # (0.914 and 0.863 at their worst point at 30); Fleiss' kappa from 30 (0.932 at its worst).
+# Percent agreement, unanimity and PABAK covered 0.895-0.925 at 30 cases at low agreement
+# (0.82-0.87 at 20) and >= 0.934 from 50; Cohen's kappa 0.927 at 20 and 0.914 at 25 cases,
+# >= 0.941 from 30. So no agreement coefficient prints an interval from fewer than 30 cases.
 STATED_MIN_CASES: dict[str, int] = {
     "krippendorff_alpha": 100, "fleiss_kappa": 30, "gwet_ac1": 50, "gwet_ac2": 50,
+    "percent_agreement": 50, "unanimity": 50, "pabak": 50,
+    "cohen_kappa": 30, "mean_pairwise_cohen_kappa": 30,
 }
 _NAMES = {"krippendorff_alpha": "Krippendorff's alpha", "fleiss_kappa": "Fleiss' kappa",
-          "gwet_ac1": "Gwet's AC1", "gwet_ac2": "Gwet's AC2"}
+          "gwet_ac1": "Gwet's AC1", "gwet_ac2": "Gwet's AC2",
+          "percent_agreement": "exact agreement", "unanimity": "unanimity", "pabak": "PABAK",
+          "cohen_kappa": "Cohen's kappa", "mean_pairwise_cohen_kappa": "Cohen's kappa"}
 
 
 def min_cases_of(coefficient: str) -> int:
@@ -52,10 +59,12 @@ def min_cases_of(coefficient: str) -> int:
 
 
 def stated_minimums() -> str:
-    """The stated minimums in words: ``50 for Fleiss' kappa, ...; 70 for ...``."""
+    """The stated minimums in words: ``30 for Fleiss' kappa, ...; 50 for ...``."""
     by_n: dict[int, list[str]] = {}
     for coefficient, n in STATED_MIN_CASES.items():
-        by_n.setdefault(n, []).append(_NAMES[coefficient])
+        names = by_n.setdefault(n, [])
+        if _NAMES[coefficient] not in names:
+            names.append(_NAMES[coefficient])
     return "; ".join(f"{n} for {', '.join(names)}" for n, names in sorted(by_n.items()))
 
 NOMINAL_CASES = 30  # fewer cases: coverage below nominal (docs/statistics.md, coverage table)

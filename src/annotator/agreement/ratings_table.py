@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from annotator.agreement._matrix import FloatArray
-from annotator.agreement.bootstrap import MIN_CASES, NOMINAL_CASES, STATED_MIN_CASES
+from annotator.agreement.bootstrap import MIN_CASES, STATED_MIN_CASES
 from annotator.agreement.coefficients import unanimity
 from annotator.agreement.icc import icc
 from annotator.agreement.kappa import Weights, mean_pairwise_cohen_kappa
@@ -229,11 +229,9 @@ def _stats_cis(
         ci = measure.interval(ratings) if k else None
         cis[name] = None if ci is None else list(ci.interval)
         dropped[name] = 0 if ci is None else ci.dropped
-    units = int(((~np.isnan(ratings.codes)).sum(axis=1) >= 2).sum())
     info = {"method": "BCa bootstrap over units", "n_resamples": 1000, "seed": 0,
             "min_units": MIN_CASES, "min_units_by_coefficient": dict(STATED_MIN_CASES),
-            "dropped_resamples": dropped,
-            "coverage_below_nominal": units < NOMINAL_CASES}
+            "dropped_resamples": dropped}
     return cis, info
 
 
@@ -307,9 +305,6 @@ def stats_report(
         **_kappa_figures(table, measures, choice, notes),
     }
     report["ci95"], report["bootstrap"] = _stats_cis(table, measures)
-    if report["bootstrap"]["coverage_below_nominal"]:
-        notes.append(f"fewer than {NOMINAL_CASES} pairable units: bootstrap coverage is below "
-                     "nominal (about 90% at 25 units)")
     if not categorical:
         report.update(_icc_figures(table.values, notes))
     report["notes"] = notes

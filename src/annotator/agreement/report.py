@@ -80,9 +80,10 @@ def basis_section(basis: ProjectBasis, options: ReportOptions) -> dict[str, Any]
         f"pair only where the pair shares at least {options.min_shared} units. "
         f"95% CIs: BCa bootstrap over cases ({options.n_resamples} resamples, seed "
         f"{options.seed}; a case drawn twice counts twice); resamples where a coefficient is "
-        f"undefined are dropped and counted; n/a below {options.min_cases} cases (below "
-        f"{stated_minimums()}, where the interval's coverage falls short under that); below "
-        f"{NOMINAL_CASES} cases coverage is below nominal. Krippendorff's alpha at the level "
+        f"undefined are dropped and counted; a coefficient's interval is n/a below its "
+        f"minimum number of cases ({stated_minimums()}: the interval's coverage falls short "
+        f"under that); the exam-order intervals are n/a below {options.min_cases} cases and "
+        f"their coverage is below nominal under {NOMINAL_CASES}. Krippendorff's alpha at the level "
         "stated per family."
     )
     return {

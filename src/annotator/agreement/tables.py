@@ -134,7 +134,7 @@ def notes_text(section: Mapping[str, Any]) -> str:
     if tau:
         text += f"; tau-b undefined in {tau['n_undefined']} of {tau['n_cases']} cases"
     if (section.get("bootstrap") or {}).get("coverage_below_nominal"):
-        text += "; fewer than 30 cases: CI coverage below nominal"
+        text += "; fewer than 30 cases: exam-order CI coverage below nominal"
     return text
 
 

@@ -10,13 +10,13 @@ from typing import Any
 
 from annotator.agreement.intervals import TOO_FEW, Interval, interval_text
 from annotator.judging.runfile import ALL_TARGETS
-from annotator.judging.table9 import MIN_CASES
+from annotator.judging.table9 import MIN_CASES, ONE_UNIT_MIN_CASES
 
 PAIR_KEYS = ("a", "b", "n_items", "targets", "macro_binary")
 INTERVAL_NOTE = (
     "Wilson's score interval; where a case holds several units (trajectory, the macro "
     "cell) at the effective sample size from the jackknife over cases; n = cases; under "
-    f"{MIN_CASES} cases: {TOO_FEW}")
+    f"{MIN_CASES} cases ({ONE_UNIT_MIN_CASES} for a target with one unit per case): {TOO_FEW}")
 
 
 def issue_json(report: dict[str, Any]) -> dict[str, Any]:

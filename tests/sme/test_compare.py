@@ -11,7 +11,8 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from annotator.sme.compare import (
     MIN_PAIRED_PASS,
     MIN_PAIRS,
-    MIN_RUBRIC_INTERVAL,
+    MIN_RUBRIC_PAIRED,
+    MIN_RUBRIC_WELCH,
     RubricComparison,
     Scored,
     bonferroni,
@@ -75,10 +76,11 @@ def test_the_paired_interval_starts_at_its_stated_minimum() -> None:
     assert ten.method == "paired t" and ten.ci is not None and ten.pass_rate_ci is not None
 
 
-def test_the_rubric_interval_needs_30_cases_in_each_benchmark() -> None:
-    """The rubric's normal interval covered 0.915 at 10 cases a benchmark (docs/statistics.md):
-    below 30 the weighted difference is printed without an interval."""
-    assert MIN_RUBRIC_INTERVAL == 30
+def test_the_rubric_interval_needs_30_cases_in_each_paired_benchmark() -> None:
+    """The rubric's normal interval covered 0.915 at 10 shared cases a paired benchmark
+    (docs/statistics.md): below 30 the weighted difference is printed without an interval.
+    With Welch members it met the target from 10 items a side."""
+    assert (MIN_RUBRIC_PAIRED, MIN_RUBRIC_WELCH) == (30, 10)
     rng = np.random.default_rng(6)
     a1, a2 = rng.beta(4, 3, size=30), rng.beta(3, 3, size=30)
     b1, b2 = (np.clip(x + rng.normal(0.1, 0.1, size=30), 0, 1) for x in (a1, a2))
@@ -94,6 +96,16 @@ def test_the_rubric_interval_needs_30_cases_in_each_benchmark() -> None:
     few, enough = rubric(29), rubric(30)
     assert few.benchmarks == ["R-1", "R-2"] and few.difference is not None and few.ci is None
     assert enough.ci is not None and enough.ci[0] < enough.difference < enough.ci[1]
+    side_a, side_b = [f"a{i:02d}" for i in range(10)], [f"b{i:02d}" for i in range(10)]
+
+    def welch(n: int) -> RubricComparison:
+        (found,) = compare("A", "B", {
+            "R-1": ("R", 0.5, _items(a1[:10], side_a), _items(b1[:10], side_b)),
+            "R-2": ("R", 0.5, _items(a2[:n], side_a[:n]), _items(b2[:10], side_b)),
+        }).rubrics
+        return found
+
+    assert welch(9).ci is None and welch(10).ci is not None  # unpaired: from 10 a side
 
 
 def test_holm_and_bonferroni_match_statsmodels() -> None:

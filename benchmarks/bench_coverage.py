@@ -9,7 +9,9 @@ an agreement coefficient's stated minimum (``STATED_MIN_CASES``) hides the inter
 also gives the coverage it would have had there: the reason for the minimum.
 ``--as-if-printed`` measures every agreement point with the general minimum
 (``MIN_CASES``) instead of the stated one, to find the smallest n that meets the target
-(``--n 30 50 70 100``); ``--rho`` restricts the agreement grid's true values.
+(``--n 30 50 70 100``); ``--rho`` restricts the agreement grid's true values. The quality
+figures (``quality-*``) and the system comparisons (``compare-paired``, ``compare-unpaired``,
+``newcombe-exact``) have their generating models in the comment above ``quality_rows``.
 
 Each agreement grid point draws its replications from its own seed (``zlib.crc32`` of the figure,
 n and true value), so the points of one figure are independent and the Monte Carlo
@@ -252,7 +254,7 @@ def table9_rows(reps: int) -> None:
                 time.perf_counter() - start)
 
 
-# --- issue 25, helper c25b: the quality figures and the system-comparison intervals --------
+# --- issue 25: the quality figures and the system-comparison intervals ---------------------
 #
 # Quality (``agreement/quality.py`` ``compare``, the code ``annotator quality`` runs), one
 # rated key per item, rho = 0.3, 0.6, 0.9:

@@ -487,7 +487,7 @@ def newcombe_exact_rows(grid_n: tuple[int, ...] = GRID_N,
                 float(weight[covered].sum()), 0.0, time.perf_counter() - start)
 
 
-def c25b_rows(reps: int, only: set[str], grid_n: list[int] | None,
+def quality_and_compare_rows(reps: int, only: set[str], grid_n: list[int] | None,
               deltas: tuple[float, ...] = COMPARE_DELTAS, tag: str = "",
               rhos: tuple[float, ...] = QUALITY_RHOS) -> None:
     """The quality and comparison rows, on ``--only`` (``--n`` narrows their grid; ``--delta``
@@ -538,7 +538,7 @@ def main() -> None:
         table9_rows(args.reps)
     if not only or "icc" in only:
         icc_rows(args.reps)
-    c25b_rows(args.reps, only, args.n if args.n != list(GRID_N) else None,
+    quality_and_compare_rows(args.reps, only, args.n if args.n != list(GRID_N) else None,
               tuple(args.delta), args.seed_tag, tuple(args.rho))
     names = only & set(MEASURES)
     if not only or names:

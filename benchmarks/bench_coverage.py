@@ -9,7 +9,9 @@ an agreement coefficient's stated minimum (``STATED_MIN_CASES``) hides the inter
 also gives the coverage it would have had there: the reason for the minimum.
 ``--as-if-printed`` measures every agreement point with the general minimum
 (``MIN_CASES``) instead of the stated one, to find the smallest n that meets the target
-(``--n 30 50 70 100``); ``--rho`` restricts the agreement grid's true values.
+(``--n 30 50 70 100``); ``--rho`` restricts the agreement grid's true values. The quality
+figures (``quality-*``) and the system comparisons (``compare-paired``, ``compare-unpaired``,
+``newcombe-exact``) have their generating models in the comment above ``quality_rows``.
 
 Each agreement grid point draws its replications from its own seed (``zlib.crc32`` of the figure,
 n and true value), so the points of one figure are independent and the Monte Carlo
@@ -63,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import time
+import warnings
 import zlib
 from collections.abc import Callable
 
@@ -404,12 +407,266 @@ def cronbach_rows(reps: int, grid_n: tuple[int, ...]) -> None:
                 row(name, n, alpha, cov, none, time.perf_counter() - start)
 
 
+# --- issue 25: the quality figures and the system-comparison intervals ---------------------
+#
+# Quality (``agreement/quality.py`` ``compare``, the code ``annotator quality`` runs), one
+# rated key per item, rho = 0.3, 0.6, 0.9:
+# - categories: the reference (calibration/gold) or the rater's first rating is uniform over
+#   5 categories; the rater (or their hidden repeat) copies it with probability rho, else
+#   draws uniformly. Exact agreement's truth is rho + (1 - rho)/5 (Wilson: coverage exact,
+#   from the binomial); Cohen's kappa against the reference and nominal alpha of first vs
+#   repeat both equal rho in the population (uniform marginals).
+# - scores: the first score (or the reference) is Binomial(4, 0.5)/4; the other copies it with
+#   probability rho, else draws anew. Mean absolute difference: truth (1 - rho) E|X - X'|;
+#   interval alpha: truth rho (equal marginals, D_o = (1 - rho) D_e).
+# - ranking (exam order): 4 exams per item, each on a stage drawn uniformly from 1..3 (ties
+#   possible); the repeat copies the whole order with probability rho, else draws anew.
+#   Per-item order agreement's truth is rho + (1 - rho)/3 (a pair's relation <, =, > each 1/3).
+# Comparison (``sme/compare.py`` ``compare``): two benchmarks of one rubric, weights 0.4 and
+# 0.6, baselines a = 0.4 and -0.4 on the logit scale. Per case u ~ N(0, 1) shared by A and
+# B (paired: the same case_ids) or one u per item (unpaired: no shared case); A's score
+# Binomial(4, expit(a + u))/4, B's Binomial(4, expit(a + delta + u))/4, delta = 0, 0.4, 1.2
+# (true differences 0, about 0.07 and 0.21); pass = score >= 0.5. Truths by Gauss-Hermite
+# quadrature. Newcombe's interval (unpaired pass rates, independent binomials at the marginal
+# pass rates) exactly by enumeration.
+
+QUALITY_RHOS = (0.3, 0.6, 0.9)
+QUALITY_N = (10, 20, 30, 100)
+COMPARE_DELTAS = (0.0, 0.4, 1.2)
+COMPARE_BASES = (("B1", 0.4, 0.4), ("B2", 0.6, -0.4))  # code, weight, baseline logit
+
+
+def _quality_pairs(rng: np.random.Generator, n: int, rho: float, scale: str) -> list[object]:
+    from annotator.agreement.quality import Pair
+
+    copy = rng.random(n) < rho
+    if scale == "ranking":
+        first = rng.integers(1, 4, size=(n, 4))
+        second = np.where(copy[:, None], first, rng.integers(1, 4, size=(n, 4)))
+        return [Pair(f"i{i}", {f"stage:e{j}": int(first[i, j]) for j in range(4)},
+                     {f"stage:e{j}": int(second[i, j]) for j in range(4)}) for i in range(n)]
+    if scale == "scores":
+        first = rng.binomial(4, 0.5, size=n) / 4
+        second = np.where(copy, first, rng.binomial(4, 0.5, size=n) / 4)
+        return [Pair(f"i{i}", {"score": float(first[i])}, {"score": float(second[i])})
+                for i in range(n)]
+    first = rng.integers(0, K, size=n)
+    second = np.where(copy, first, rng.integers(0, K, size=n))
+    return [Pair(f"i{i}", {"grade": f"c{first[i]}"}, {"grade": f"c{second[i]}"})
+            for i in range(n)]
+
+
+def _as_if_printed(pairs: list[object], scale: str) -> tuple[float, float] | None:
+    """Intra-rater alpha's interval with the general minimum (its stated one is 100)."""
+    from annotator.agreement.quality import _units, intra_measure, ratings_of
+
+    r, k = ratings_of(_units(pairs, "score" if scale == "scores" else "grade"))  # type: ignore[arg-type]
+    m = intra_measure(scale, max(k, 2))
+    ci = case_bootstrap_interval(m.matrix(r), r.case_ids, m.coefficient,
+                                 n_categories=m.n_categories, level=m.level,
+                                 weights=m.weights, values=m.positions, min_cases=MIN_CASES)
+    return None if ci is None else ci.interval
+
+
+def quality_wilson_rows() -> None:
+    """Exact agreement with the reference or the repeat (Wilson): exact binomial coverage."""
+    for rho in QUALITY_RHOS:
+        p = rho + (1 - rho) / K
+        for n in QUALITY_N:
+            start = time.perf_counter()
+            k = np.arange(n + 1)
+            bounds = [wilson_interval(int(x), n) for x in k]
+            covered = np.array([b is not None and b.low <= p <= b.high for b in bounds])
+            none = float(binom.pmf(k, n, p)[[b is None for b in bounds]].sum())
+            row("quality: exact agreement (Wilson, exact)", n, p,
+                float(binom.pmf(k, n, p)[covered].sum()) / (1 - none) if none < 1 else 0.0,
+                none, time.perf_counter() - start)
+
+
+def quality_rows(reps: int, only: set[str], grid_n: tuple[int, ...] = QUALITY_N,
+                 rhos: tuple[float, ...] = QUALITY_RHOS) -> None:
+    """Simulated quality figures, each through ``quality.compare`` (the report's code)."""
+    from annotator.agreement.quality import compare as quality_compare
+
+    scores = np.arange(5) / 4
+    pmf = binom.pmf(np.arange(5), 4, 0.5)
+    mean_abs = float(np.sum(pmf[:, None] * pmf[None, :]
+                            * np.abs(scores[:, None] - scores[None, :])))
+    # name -> (scale, against the reference, which figure, truth(rho))
+    figures: dict[str, tuple[str, bool, str, Callable[[float], float]]] = {
+        "quality-kappa": ("categories", True, "chance", lambda r: r),
+        "quality-alpha-nominal": ("categories", False, "chance", lambda r: r),
+        "quality-alpha-interval": ("scores", False, "chance", lambda r: r),
+        "quality-mad": ("scores", False, "agreement", lambda r: (1 - r) * mean_abs),
+        "quality-order": ("ranking", False, "agreement", lambda r: r + (1 - r) / 3),
+    }
+    titles = {
+        "quality-kappa": "quality: Cohen's kappa vs reference (case BCa)",
+        "quality-alpha-nominal": "quality: intra-rater alpha nominal (case BCa)",
+        "quality-alpha-interval": "quality: intra-rater alpha interval (case BCa)",
+        "quality-mad": "quality: mean absolute difference (BCa)",
+        "quality-order": "quality: per-item order agreement (BCa)",
+    }
+    for name, (scale, reference, which, truth_of) in figures.items():
+        if only and name not in only:
+            continue
+        for rho in rhos:
+            truth = truth_of(rho)
+            for n in grid_n:
+                if n == 20 and name != "quality-kappa" and grid_n == QUALITY_N:
+                    continue  # 20 is the kappa's minimum; the others start at 30 or 100
+                start = time.perf_counter()
+                family = "stage" if scale == "ranking" else (
+                    "score" if scale == "scores" else "grade")
+
+                def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
+                         scale: str = scale, reference: bool = reference, which: str = which,
+                         family: str = family) -> tuple[float, float] | None:
+                    found = quality_compare(_quality_pairs(rng, n, rho, scale), family,  # type: ignore[arg-type]
+                                            against_reference=reference)
+                    assert found is not None
+                    fig = found.agreement if which == "agreement" else found.chance_corrected
+                    if fig is None or fig.low is None or fig.high is None:
+                        return None
+                    return fig.low, fig.high
+
+                seed = point_seed(name, n, truth)
+                cov, none = coverage(draw, truth, reps, seed)
+                shown = titles[name]
+                if none == 1 and name.startswith("quality-alpha") and n >= MIN_CASES:
+                    def below(rng: np.random.Generator, n: int = n, rho: float = rho,
+                              scale: str = scale) -> tuple[float, float] | None:
+                        return _as_if_printed(_quality_pairs(rng, n, rho, scale), scale)
+
+                    would, _ = coverage(below, truth, reps, seed)
+                    shown = f"{shown} (under its minimum: {would:.3f} if printed)"
+                row(shown, n, truth, cov, none, time.perf_counter() - start)
+
+
+def _expit(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def compare_truths(delta: float) -> dict[str, float]:
+    """True score and pass-rate differences per benchmark and the rubric's (quadrature)."""
+    nodes, w = np.polynomial.hermite_e.hermegauss(80)
+    w = w / w.sum()
+    out: dict[str, float] = {}
+    for code, _weight, base in COMPARE_BASES:
+        ta, tb = _expit(base + nodes), _expit(base + delta + nodes)
+        out[f"{code} score"] = float(np.sum(w * (tb - ta)))
+        out[f"{code} pass"] = float(np.sum(w * (binom.sf(1, 4, tb) - binom.sf(1, 4, ta))))
+        out[f"{code} pass A"] = float(np.sum(w * binom.sf(1, 4, ta)))
+        out[f"{code} pass B"] = float(np.sum(w * binom.sf(1, 4, tb)))
+    out["rubric"] = sum(weight * out[f"{code} score"] for code, weight, _b in COMPARE_BASES)
+    return out
+
+
+def _systems(rng: np.random.Generator, n: int, delta: float, paired: bool
+             ) -> dict[str, tuple[str, float, list[object], list[object]]]:
+    from annotator.sme.compare import Scored
+
+    out: dict[str, tuple[str, float, list[object], list[object]]] = {}
+    for code, weight, base in COMPARE_BASES:
+        u_a = rng.normal(size=n)
+        u_b = u_a if paired else rng.normal(size=n)
+        sa = rng.binomial(4, _expit(base + u_a)) / 4
+        sb = rng.binomial(4, _expit(base + delta + u_b)) / 4
+        a = [Scored(f"c{i}" if paired else None, float(s), bool(s >= 0.5))
+             for i, s in enumerate(sa)]
+        b = [Scored(f"c{i}" if paired else None, float(s), bool(s >= 0.5))
+             for i, s in enumerate(sb)]
+        out[code] = ("R", weight, a, b)
+    return out
+
+
+def compare_rows(reps: int, paired: bool, grid_n: tuple[int, ...] = GRID_N,
+                 deltas: tuple[float, ...] = COMPARE_DELTAS, tag: str = "") -> None:
+    """One ``compare`` per replication gives B1's score and pass intervals and the rubric's."""
+    from annotator.sme.compare import compare as compare_systems
+
+    kind = "paired" if paired else "unpaired"
+    labels = ({"score": "compare: score difference, paired (t)",
+               "pass": "compare: pass-rate difference, paired (t)",
+               "rubric": "compare: rubric difference, paired (normal)"} if paired else
+              {"score": "compare: score difference, unpaired (Welch)",
+               "pass": "compare: pass-rate difference, unpaired (Newcombe, simulated)",
+               "rubric": "compare: rubric difference, unpaired (normal)"})
+    for delta in deltas:
+        truths = compare_truths(delta)
+        for n in grid_n:
+            start = time.perf_counter()
+            rng = np.random.default_rng(point_seed(f"compare {kind}{tag}", n, delta))
+            hits = dict.fromkeys(labels, 0)
+            printed = dict.fromkeys(labels, 0)
+            for _ in range(reps):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # ks_2samp's note on its exact method
+                    found = compare_systems("A", "B", _systems(rng, n, delta, paired))  # type: ignore[arg-type]
+                first = next(c for c in found.benchmarks if c.code == "B1")
+                rubric = found.rubrics[0].ci if found.rubrics else None
+                for key, ci, truth in (("score", first.ci, truths["B1 score"]),
+                                       ("pass", first.pass_rate_ci, truths["B1 pass"]),
+                                       ("rubric", rubric, truths["rubric"])):
+                    if ci is not None:
+                        printed[key] += 1
+                        hits[key] += ci[0] <= truth <= ci[1]
+            seconds = time.perf_counter() - start
+            for key, label in labels.items():
+                truth = truths["rubric" if key == "rubric" else f"B1 {key}"]
+                cov = hits[key] / printed[key] if printed[key] else float("nan")
+                row(label, n, truth, cov, 1 - printed[key] / reps, seconds)
+
+
+def newcombe_exact_rows(grid_n: tuple[int, ...] = GRID_N,
+                        deltas: tuple[float, ...] = COMPARE_DELTAS) -> None:
+    """Newcombe's interval of p_B - p_A for independent binomials, by enumeration."""
+    from annotator.sme.compare import _newcombe
+
+    for delta in deltas:
+        t = compare_truths(delta)
+        pa, pb, truth = t["B1 pass A"], t["B1 pass B"], t["B1 pass"]
+        for n in grid_n:
+            start = time.perf_counter()
+            k = np.arange(n + 1)
+            weight = binom.pmf(k, n, pa)[:, None] * binom.pmf(k, n, pb)[None, :]
+            covered = np.zeros((n + 1, n + 1), dtype=bool)
+            for i in k:
+                for j in k:
+                    ci = _newcombe([True] * int(i) + [False] * (n - int(i)),
+                                   [True] * int(j) + [False] * (n - int(j)))
+                    covered[i, j] = ci is not None and ci[0] <= truth <= ci[1]
+            row("compare: pass-rate difference, unpaired (Newcombe, exact)", n, truth,
+                float(weight[covered].sum()), 0.0, time.perf_counter() - start)
+
+
+def quality_and_compare_rows(reps: int, only: set[str], grid_n: list[int] | None,
+              deltas: tuple[float, ...] = COMPARE_DELTAS, tag: str = "",
+              rhos: tuple[float, ...] = QUALITY_RHOS) -> None:
+    """The quality and comparison rows, on ``--only`` (``--n`` narrows their grid; ``--delta``
+    and ``--seed-tag`` pick comparison points and an independent stream for a rerun)."""
+    q_n = tuple(grid_n) if grid_n else QUALITY_N
+    c_n = tuple(grid_n) if grid_n else GRID_N
+    if not only or "quality-wilson" in only:
+        quality_wilson_rows()
+    quality = {name for name in only if name.startswith("quality-") and name != "quality-wilson"}
+    if not only or quality:
+        quality_rows(reps, quality, q_n, rhos)
+    if not only or "newcombe-exact" in only:
+        newcombe_exact_rows(c_n)
+    for paired in (True, False):
+        if not only or f"compare-{'paired' if paired else 'unpaired'}" in only:
+            compare_rows(reps, paired, c_n, deltas, tag)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--only", nargs="*", default=[],
                         help="agreement figures by name, or: icc pass mean rubric table9 "
-                        "table9-targets cronbach")
+                        "table9-targets cronbach; quality-wilson quality-kappa "
+                        "quality-alpha-nominal quality-alpha-interval quality-mad "
+                        "quality-order; compare-paired compare-unpaired newcombe-exact")
     parser.add_argument("--n", nargs="*", type=int, default=None,
                         help="grid sizes (default 10 30 100; 10 20 30 100 for percent "
                         "agreement, unanimity and PABAK)")
@@ -417,6 +674,10 @@ def main() -> None:
                         help="agreement grid: the raters' copy probabilities")
     parser.add_argument("--as-if-printed", action="store_true",
                         help="agreement intervals from the general minimum, not the stated")
+    parser.add_argument("--delta", nargs="*", type=float, default=list(COMPARE_DELTAS),
+                        help="comparison grid: B's logit shift (default 0 0.4 1.2)")
+    parser.add_argument("--seed-tag", default="",
+                        help="comparison rows: a tag for an independent seed (reruns)")
     args = parser.parse_args()
     only = set(args.only)
     print("| figure | n | true value | coverage | no interval | run time |")
@@ -431,6 +692,8 @@ def main() -> None:
         table9_rows(args.reps)
     if not only or "icc" in only:
         icc_rows(args.reps)
+    quality_and_compare_rows(args.reps, only, args.n,
+              tuple(args.delta), args.seed_tag, tuple(args.rho))
     names = only & set(MEASURES)
     if not only or names:
         agreement_rows(args.reps, names, tuple(args.n or GRID_N), tuple(args.rho),

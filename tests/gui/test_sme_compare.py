@@ -39,7 +39,7 @@ def test_the_results_tab_compares_two_systems(qtbot: Any, team: Any, tmp_path: P
     assert {"Holm p", "Bonferroni p", "conclusion", "95% interval"} <= set(header)
     neg2 = shown[0]
     assert neg2[0] == "A-NEG2" and neg2[header.index("conclusion")] == "B better"
-    assert neg2[header.index("method")] == "paired bootstrap"
+    assert neg2[header.index("method")] == "paired t"
     assert shown[1][:3] == ["A-NEG (rubric)", "", "weighted: A-NEG2"]  # the parent rubric
     assert view.forest.renderer().isValid() and view.forest.width() > 300
     assert "copilot@1.4 - copilot@1.3" in view.status.text()

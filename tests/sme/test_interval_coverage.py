@@ -57,3 +57,30 @@ def test_below_the_minimum_there_is_no_pass_rate_interval() -> None:
     outcomes = [ItemOutcome(f"i{i}", True, True, 4.0) for i in range(n)]
     result, _ = benchmark_result(NEG2, outcomes)
     assert result.pass_rate == 1.0 and result.pass_rate_ci is None and result.pass_rate_n == n
+
+
+def test_newcombe_difference_keeps_its_promise_exactly() -> None:
+    """Unpaired pass-rate difference (Newcombe's hybrid score interval through ``compare``):
+    exact coverage over both binomials at 10 and 30 items a side, pass rates as in the
+    coverage benchmark's comparison model (A 0.736; B 0.736, 0.821, 0.932)."""
+    from annotator.sme.compare import Scored, compare_benchmark
+
+    def interval(i: int, j: int, n: int) -> tuple[float, float]:
+        # Scores with some spread whatever the passes, so the comparison is made (Welch).
+        a = [Scored(None, 0.5 + 0.1 * (x % 2), x < i) for x in range(n)]
+        b = [Scored(None, 0.5 + 0.1 * (x % 2), x < j) for x in range(n)]
+        found = compare_benchmark("B-1", "R", 1.0, a, b).pass_rate_ci
+        assert found is not None
+        return found
+
+    coverage = []
+    for n in (10, 30):
+        k = np.arange(n + 1)
+        bounds = {(i, j): interval(i, j, n) for i in k for j in k}
+        for pa, pb in ((0.736, 0.736), (0.736, 0.821), (0.736, 0.932)):
+            weight = binom.pmf(k, n, pa)[:, None] * binom.pmf(k, n, pb)[None, :]
+            covered = np.array([[bounds[(i, j)][0] <= pb - pa <= bounds[(i, j)][1]
+                                 for j in k] for i in k])
+            coverage.append(float(weight[covered].sum()))
+    assert min(coverage) >= 0.93, coverage
+    assert 0.94 <= float(np.mean(coverage)) <= 0.96, coverage

@@ -334,7 +334,7 @@ def test_compare_two_systems_through_the_command_line(
     assert main([*base, "--compare", "copilot@1.3", "copilot@1.4", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     (neg2,) = report["benchmarks"]
-    assert (neg2["code"], neg2["method"], neg2["pairs"]) == ("A-NEG2", "paired bootstrap", 12)
+    assert (neg2["code"], neg2["method"], neg2["pairs"]) == ("A-NEG2", "paired t", 12)
     assert neg2["difference"] == pytest.approx(8 / 12 * 0.25)
     low, high = neg2["ci"]
     assert 0 < low < neg2["difference"] < high and neg2["conclusion"] == "B better"

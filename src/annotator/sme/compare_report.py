@@ -23,7 +23,7 @@ def _num(value: float | None, fmt: str = "+.3f") -> str:
 
 
 def _p(value: float | None) -> str:
-    """A p-value; a bootstrap p of 0 means below one resample in 1,000: "<0.001"."""
+    """A p-value; one below 0.001 is printed "<0.001"."""
     if value is None:
         return "–"
     return "<0.001" if value < 0.001 else format(value, ".3g")

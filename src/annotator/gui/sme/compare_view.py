@@ -6,7 +6,7 @@ rubric, the difference with its 95% interval, paired or Welch, Holm and Bonferro
 the plain better / worse / no detectable difference line) and the forest plot is the
 report's SVG. SMEs review blind to systems, so the view exists only for a user
 ``domain.permissions`` lets compare systems (``Action.COMPARE_SYSTEMS``); the service
-refuses anyone else too. The bootstrap runs off the GUI thread.
+refuses anyone else too. The comparison runs off the GUI thread.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class CompareView(QWidget):
             return
         self.busy = True
         self.run.setEnabled(False)
-        self.status.setText(f"Comparing {b} with {a} (1,000 bootstrap resamples)…")
+        self.status.setText(f"Comparing {b} with {a}…")
 
         def done(found: Comparison) -> None:
             if shiboken6.isValid(self):

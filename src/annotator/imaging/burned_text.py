@@ -523,19 +523,26 @@ def find_text_in_frame(array: np.ndarray, is_color: bool, frame: int = 0) -> lis
 # --- verdicts cached by content --------------------------------------------------------------
 
 
+# The code a verdict depends on: this module, and the decoding that gives it the pixels.
+_CODE = ("burned_text.py", "decode.py", "_dicom.py", "_raster.py")
+
+
 @functools.cache
-def _detector_version() -> str | None:
-    """What a cached verdict depends on: this module's code and Tesseract's version (None
-    when the code cannot be read, as in a build without sources: then nothing is cached)."""
+def detector_version() -> str | None:
+    """What a cached verdict depends on: the detector's code and Tesseract's version (None
+    when the code cannot be read, as in a build without sources: then nothing is cached).
+    Raises :class:`OcrUnavailable` without Tesseract."""
+    digest = hashlib.sha256()
     try:
-        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+        for name in _CODE:
+            digest.update((Path(__file__).parent / name).read_bytes())
     except OSError:
         return None
-    return f"{code}-{ocr_version()}"
+    return f"{digest.hexdigest()[:16]}-{ocr_version()}"
 
 
 def _cache_file(data: bytes, sha: str | None) -> Path | None:
-    folder, version = user_cache_dir(), _detector_version()
+    folder, version = user_cache_dir(), detector_version()
     if str(folder) == "off" or version is None:
         return None
     sha = sha or hashlib.sha256(data).hexdigest()

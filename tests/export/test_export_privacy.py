@@ -71,6 +71,33 @@ def test_names_are_found_case_insensitively_as_whole_words() -> None:
     ]
 
 
+def test_names_are_matched_as_the_plain_whole_word_pattern_would() -> None:
+    import re
+
+    def plain(name: str) -> re.Pattern[str]:  # the rule, written the obvious way
+        words = [re.escape(w) for w in name.split()]
+        return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+    names = ["Ada", "Dr Ada Rivera", "(Ada)", "O'Brien", "Dr Bench 01 · site 002", "ß Ü"]
+    lines = ["Ada", "xAda", "_Ada", "1Ada", "Ada_", " ada.", "dr\tADA  rivera", "(Ada)",
+             "x(Ada)", "o'brien", "MO'BRIEN", "dr bench 01 · SITE 002", "ẞ ü", "ß ü!", "",
+             "Adamant", "A", "AdaAda Ada"]
+    for name in names:
+        for line in lines:
+            assert bool(name_findings({"t": line.encode()}, [name])) == bool(
+                plain(name).search(line)), (name, line)
+
+
+def test_a_repeated_line_is_named_wherever_it_stands() -> None:
+    line = b'  "text": "seen by Ben Okafor",\n'
+    texts = {"a.json": b"{\n" + line + b"  x\n" + line, "b.json": line}
+    assert name_findings(texts, ["Ben Okafor"]) == [
+        "a.json: line 2 names user 'Ben Okafor'",
+        "a.json: line 4 names user 'Ben Okafor'",
+        "b.json: line 1 names user 'Ben Okafor'",
+    ]
+
+
 def test_a_user_name_in_released_text_stops_the_export(
     build_project: Callable[..., Project], tmp_path: Path
 ) -> None:

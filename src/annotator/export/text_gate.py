@@ -2,9 +2,16 @@
 
 It trusts no stored flag: it runs the detector on the very bytes about to be written, so
 text planted in a stored image after import, or an image never checked, is found. An image
-a curator reviewed (redacted or cleared) passes, since a person accepted what is left. The
-verdicts are cached by the SHA-256 of the bytes checked, so a second export of the same
-images costs a lookup each. Without Tesseract every unreviewed image is a finding.
+a curator reviewed (redacted or cleared) passes, since a person accepted what is left.
+
+A verdict is reused only for the same bytes and the same detector: it is kept by the
+SHA-256 of the bytes checked under the detector's version (its code and Tesseract's,
+:func:`~annotator.imaging.burned_text.detector_version`), in the project folder's
+``cache/text-verdicts`` when there is one, and found through the detector's own cache in
+the user's cache folder, which import fills for every stored image (any store, PostgreSQL
+too). So a PNG that ships as stored is not read again after import, and a DICOM's
+rendition (other bytes) once per render. Anything else is checked; without Tesseract every
+unreviewed image is a finding.
 """
 
 from __future__ import annotations
@@ -12,14 +19,16 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from annotator.imaging.burned_text import OcrUnavailable, find_text_in_image
+from annotator.imaging import burned_text
+from annotator.imaging.burned_text import OcrUnavailable
 from annotator.imaging.probe import ImageDecodeError
 
 _TEXT, _CLEAN = "text", "clean"
 
 
 class TextVerdicts:
-    """Verdicts by hash of the bytes checked; kept in ``folder`` when there is one."""
+    """Verdicts by detector version and hash of the bytes checked; kept in ``folder`` too
+    when there is one."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
@@ -28,35 +37,46 @@ class TextVerdicts:
     def findings(self, label: str, data: bytes) -> list[str]:
         """Why ``data`` cannot ship unreviewed (empty: the detector reads no text)."""
         sha = hashlib.sha256(data).hexdigest()
-        verdict = self._memory.get(sha) or self._read(sha)
+        verdict = self._memory.get(sha)
         if verdict is None:
             try:
-                verdict = _TEXT if find_text_in_image(data, name=label) else _CLEAN
+                version = burned_text.detector_version()
+                verdict = self._read(version, sha)
+                if verdict is None:
+                    found = burned_text.find_text_cached(data, name=label, sha=sha)
+                    verdict = _TEXT if found else _CLEAN
+                    self._write(version, sha, verdict)
             except OcrUnavailable as exc:
                 return [f"{label}: cannot be checked for burned-in text: {exc}"]
             except (ImageDecodeError, IndexError, ValueError):
                 return []  # the file checks report what cannot be decoded
-            self._write(sha, verdict)
-        self._memory[sha] = verdict
+            self._memory[sha] = verdict
         if verdict == _TEXT:
             return [f"{label}: the gate reads text in the pixels that no curator reviewed"
                     " (annotator redact --scan, then --list)"]
         return []
 
-    def _read(self, sha: str) -> str | None:
-        if self.folder is None:
+    def _path(self, version: str | None, sha: str) -> Path | None:
+        if self.folder is None or version is None:
+            return None  # no folder, or a detector of unknown version: nothing is kept
+        return self.folder / version / sha
+
+    def _read(self, version: str | None, sha: str) -> str | None:
+        path = self._path(version, sha)
+        if path is None:
             return None
         try:
-            text = (self.folder / sha).read_text("ascii").strip()
+            text = path.read_text("ascii").strip()
         except OSError:
             return None
         return text if text in (_TEXT, _CLEAN) else None
 
-    def _write(self, sha: str, verdict: str) -> None:
-        if self.folder is None:
+    def _write(self, version: str | None, sha: str, verdict: str) -> None:
+        path = self._path(version, sha)
+        if path is None:
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            (self.folder / sha).write_text(verdict, "ascii")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(verdict, "ascii")
         except OSError:
             pass  # a cache that cannot be written only costs time

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,13 +199,20 @@ def tesseract_command() -> str | None:
 
 @functools.cache
 def _tesseract_version(command: str) -> str:
-    import pytesseract
-
-    pytesseract.pytesseract.tesseract_cmd = command
+    """``tesseract --version``'s number, read as pytesseract reads it, without importing
+    pytesseract (and pandas with it: 1.5 s), so that an export whose verdicts are all kept
+    does not pay for it."""
     try:
-        return str(pytesseract.get_tesseract_version())
-    except Exception as exc:  # noqa: BLE001 - any failure means OCR is not available
+        out = subprocess.run([command, "--version"], capture_output=True, check=True,
+                             stdin=subprocess.DEVNULL, timeout=60)
+        words = (out.stdout + out.stderr).decode("utf-8", errors="replace").split()
+        word = words[[w.lower() for w in words].index("tesseract") + 1]
+        version = word.lstrip("vV").partition("-")[0]  # "v5.3.0.2022" on Windows builds
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
         raise OcrUnavailable(f"Tesseract at {command} does not run: {exc}") from None
+    if not version[:1].isdigit():
+        raise OcrUnavailable(f"Tesseract at {command} gives no version number")
+    return version
 
 
 def ocr_version() -> str:
@@ -523,19 +531,26 @@ def find_text_in_frame(array: np.ndarray, is_color: bool, frame: int = 0) -> lis
 # --- verdicts cached by content --------------------------------------------------------------
 
 
+# The code a verdict depends on: this module, and the decoding that gives it the pixels.
+_CODE = ("burned_text.py", "decode.py", "_dicom.py", "_raster.py")
+
+
 @functools.cache
-def _detector_version() -> str | None:
-    """What a cached verdict depends on: this module's code and Tesseract's version (None
-    when the code cannot be read, as in a build without sources: then nothing is cached)."""
+def detector_version() -> str | None:
+    """What a cached verdict depends on: the detector's code and Tesseract's version (None
+    when the code cannot be read, as in a build without sources: then nothing is cached).
+    Raises :class:`OcrUnavailable` without Tesseract."""
+    digest = hashlib.sha256()
     try:
-        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+        for name in _CODE:
+            digest.update((Path(__file__).parent / name).read_bytes())
     except OSError:
         return None
-    return f"{code}-{ocr_version()}"
+    return f"{digest.hexdigest()[:16]}-{ocr_version()}"
 
 
 def _cache_file(data: bytes, sha: str | None) -> Path | None:
-    folder, version = user_cache_dir(), _detector_version()
+    folder, version = user_cache_dir(), detector_version()
     if str(folder) == "off" or version is None:
         return None
     sha = sha or hashlib.sha256(data).hexdigest()

@@ -14,7 +14,8 @@ from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import String, cast, delete, insert, select
+from sqlalchemy import String, cast, delete, func, insert, select
+from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session
 
 from annotator.agreement.case_stats import add_stats, case_stats, estimates
@@ -41,20 +42,52 @@ from annotator.store.settings import DEID_SEED
 DOING = "viewing inter-annotator agreement"
 
 
-def load_basis(session: Session) -> ProjectBasis:
-    """Every case with its active annotations, as the core's basis (rules applied there)."""
-    cases = list(session.scalars(select(Case).order_by(Case.case_id)))
-    active = list(session.scalars(select(Annotation).where(Annotation.withdrawn_at.is_(None))))
-    records = _records(session, cases, active)
+def load_basis(session: Session, case_ids: Collection[str] | None = None) -> ProjectBasis:
+    """Every case (or only those in ``case_ids``) with its active annotations, as the core's
+    basis (rules applied there). The annotators' progress counts their work on every case
+    either way, so the basis of named cases is the whole basis's, restricted to them."""
+    cases = _cases(session, case_ids)
+    query = select(Annotation).where(Annotation.withdrawn_at.is_(None))
+    if case_ids is None:
+        active = list(session.scalars(query))
+    else:
+        pks = [c.id for c in cases]
+        active = [a for start in range(0, len(pks), _CHUNK) for a in session.scalars(
+            query.where(Annotation.case_pk.in_(pks[start:start + _CHUNK])))]
+    return build_basis(_records(session, cases, active), _progress(session))
+
+
+def _cases(session: Session, case_ids: Collection[str] | None) -> list[Case]:
+    """Every case, or those named, by case id."""
+    if case_ids is None:
+        return list(session.scalars(select(Case).order_by(Case.case_id)))
+    wanted = sorted(set(case_ids))
+    found = [c for start in range(0, len(wanted), _CHUNK) for c in session.scalars(
+        select(Case).where(Case.case_id.in_(wanted[start:start + _CHUNK])))]
+    return sorted(found, key=lambda c: c.case_id)
+
+
+def _work_counts(session: Session) -> list[Any]:
+    """(annotator id, active annotations, submitted ones) per annotator with any: counted by
+    the database, so a basis of a few cases does not read every annotation."""
+    submitted = func.sum(sql_case((Annotation.state == AnnotationState.SUBMITTED.value, 1),
+                                  else_=0))
+    return list(session.execute(
+        select(Annotation.annotator_id, func.count(), submitted)
+        .where(Annotation.withdrawn_at.is_(None))
+        .group_by(Annotation.annotator_id).order_by(Annotation.annotator_id)).all())
+
+
+def _progress(session: Session) -> list[AnnotatorProgress]:
+    """Each person with work, or who takes work, by name: active and submitted case work."""
+    counts = {row[0]: (int(row[1]), int(row[2] or 0)) for row in _work_counts(session)}
     progress = []
-    with_work = {a.annotator_id for a in active}
     for user in session.scalars(select(User).order_by(User.name)):
-        if user.id not in with_work and not takes_work(user):
+        if user.id not in counts and not takes_work(user):
             continue
-        mine = [a for a in active if a.annotator_id == user.id]
-        submitted = sum(a.state == AnnotationState.SUBMITTED.value for a in mine)
-        progress.append(AnnotatorProgress(str(user.id), user.name, len(mine), submitted))
-    return build_basis(records, progress)
+        assigned, submitted = counts.get(user.id, (0, 0))
+        progress.append(AnnotatorProgress(str(user.id), user.name, assigned, submitted))
+    return progress
 
 
 def _records(
@@ -108,17 +141,18 @@ def agreement_report(
 def release_report(project: Project, released: Collection[str]) -> dict[str, Any]:
     """The agreement report a release ships: the released cases only, reviewers as pseudonyms.
 
-    Cached like :func:`agreement_report`, keyed by the inputs and the released case ids.
-    The caller checks that the actor is a curator.
+    Computed from the released cases alone (and every annotator's counts of work), so a
+    release of a few cases reads a few cases. Cached like :func:`agreement_report`, keyed by
+    the released case ids and their inputs. The caller checks that the actor is a curator.
     """
     seed = project.setting(DEID_SEED)
     keep = sorted(released)
     with project.read() as session:
-        key = agreement_cache.input_key("release", [seed, keep, input_rows(session)])
+        key = agreement_cache.input_key("release", [seed, keep, input_rows(session, keep)])
         cached = agreement_cache.lookup(session, "release", key)
         if cached is not None:
             return cached
-        basis = load_basis(session)
+        basis = load_basis(session, keep)
     report = build_report(release_basis(basis, seed, keep))
     return agreement_cache.store(project, "release", key, report)
 
@@ -130,32 +164,48 @@ def release_agreement_part(project: Project, released: Collection[str]) -> Agree
                              rows=table8_rows(report))
 
 
-def input_rows(session: Session) -> list[Any]:
-    """What :func:`load_basis` reads, as row identities and versions, without the JSON.
+def input_rows(session: Session, case_ids: Collection[str] | None = None) -> list[Any]:
+    """What :func:`load_basis` reads (of the cases in ``case_ids``, if given), as row
+    identities and versions, without the JSON.
 
     A case's current revision is named by its content hash (draft and images); an
     annotation's submitted labels change only with its version, state or submission time
-    (every ORM update bumps ``version``); people by name and roles. Reading these is a
-    fraction of decoding every draft and label map, so an unchanged project is answered
-    from the cache quickly.
+    (every ORM update bumps ``version``); people by name and roles; for named cases, every
+    annotator's counts of work too. Reading these is a fraction of decoding every draft and
+    label map, so an unchanged project is answered from the cache quickly.
     """
-    cases = session.execute(
-        select(Case.case_id, Case.state, Case.state_reason, Case.version,
+    case_query = (
+        select(Case.id, Case.case_id, Case.state, Case.state_reason, Case.version,
                CaseRevision.content_hash)
         .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
-        .order_by(Case.case_id)
-    ).all()
-    annotations = session.execute(
+    )
+    annotation_query = (
         select(Annotation.id, Annotation.case_pk, Annotation.annotator_id, Annotation.state,
                Annotation.version, Annotation.submitted_at, Annotation.withdrawn_at)
-        .order_by(Annotation.id)
-    ).all()
+    )
+    if case_ids is None:
+        cases = session.execute(case_query.order_by(Case.case_id)).all()
+        annotations = session.execute(annotation_query.order_by(Annotation.id)).all()
+    else:
+        wanted = sorted(set(case_ids))
+        cases = sorted((row for start in range(0, len(wanted), _CHUNK) for row in
+                        session.execute(case_query.where(
+                            Case.case_id.in_(wanted[start:start + _CHUNK])))),
+                       key=lambda row: row.case_id)
+        pks = [row.id for row in cases]
+        annotations = sorted((row for start in range(0, len(pks), _CHUNK) for row in
+                              session.execute(annotation_query.where(
+                                  Annotation.case_pk.in_(pks[start:start + _CHUNK])))),
+                             key=lambda row: str(row.id))
     users = session.execute(
         select(User.id, User.name, UserRole.role)
         .outerjoin(UserRole, UserRole.user_id == User.id)
         .order_by(User.name, UserRole.role)
     ).all()
-    return [[list(map(str, row)) for row in rows] for rows in (cases, annotations, users)]
+    tables = [[row[1:] for row in cases], annotations, users]
+    if case_ids is not None:
+        tables.append(_work_counts(session))
+    return [[list(map(str, row)) for row in rows] for rows in tables]
 
 
 def forget_cached_report(project: Project) -> None:

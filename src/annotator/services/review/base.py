@@ -12,8 +12,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, select
+from sqlalchemy.orm import Session, with_polymorphic
 
 from annotator.domain.labels import REASON_CODES
 from annotator.domain.permissions import Action
@@ -29,6 +29,7 @@ from annotator.store.schema import (
     Case,
     CaseImage,
     CaseRevision,
+    RatedWork,
     User,
 )
 from annotator.store.settings import REVIEW_REASON_CODES
@@ -52,25 +53,27 @@ def reason_codes(project: Project) -> tuple[str, ...]:
     return tuple(str(c) for c in codes) if isinstance(codes, list) and codes else REASON_CODES
 
 
+# Work of any kind, read without the "kind = 'case'" term the ORM adds for Annotation: with
+# it, SQLite (no table statistics) reads every case annotation through the (kind, state)
+# index instead of the case's few through the case_pk index (21 ms a case at 2,000 cases).
+# Only case work has a case_pk; the rows are still checked to be annotations.
+_WORK = with_polymorphic(RatedWork, [Annotation])
+
+
+def _case_work(case: Case) -> Select[Any]:
+    return select(_WORK).where(_WORK.Annotation.case_pk == case.id,
+                               _WORK.withdrawn_at.is_(None))
+
+
 def active_annotations(session: Session, case: Case) -> list[Annotation]:
-    return list(
-        session.scalars(
-            select(Annotation)
-            .where(Annotation.case_pk == case.id, Annotation.withdrawn_at.is_(None))
-            .order_by(Annotation.id)
-        )
-    )
+    rows = session.scalars(_case_work(case).order_by(_WORK.id))
+    return [row for row in rows if isinstance(row, Annotation)]
 
 
 def active_annotation(session: Session, case: Case, user_id: uuid.UUID) -> Annotation | None:
     """The user's current (not withdrawn) annotation of the case, if any."""
-    return session.scalars(
-        select(Annotation).where(
-            Annotation.case_pk == case.id,
-            Annotation.annotator_id == user_id,
-            Annotation.withdrawn_at.is_(None),
-        )
-    ).first()
+    rows = session.scalars(_case_work(case).where(_WORK.rater_id == user_id))
+    return next((row for row in rows if isinstance(row, Annotation)), None)
 
 
 def get_case(session: Session, case_id: str) -> Case:

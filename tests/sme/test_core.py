@@ -428,3 +428,26 @@ def test_the_fields_that_apply_follow_the_answers() -> None:
         for has_flag_if in (True, False):
             shown = fields_that_apply(verdict, has_flag_if)
             assert set(required_fields(verdict, has_flag_if)) <= set(shown)
+
+
+def test_cronbach_under_the_minimum_reads_too_few_in_html_and_null_in_json() -> None:
+    from annotator.sme.consistency import CRONBACH_MIN_CASES, rubric_consistency
+    from annotator.sme.results import RubricResult, SmeResults
+    from annotator.sme.results_view import consistency_rows
+
+    def results(n: int) -> SmeResults:
+        rng = np.random.default_rng(3)
+        common = rng.random(n)
+        scores = {b: {f"c{i}": float(common[i] + 0.3 * rng.random()) for i in range(n)}
+                  for b in ("B-1", "B-2", "B-3")}
+        rubric = RubricResult("R", ["B-1", "B-2", "B-3"], ["B-1", "B-2", "B-3"], 1.0, 1.0,
+                              None, None, 0, rubric_consistency(scores))
+        return SmeResults([], [rubric], [], {})
+
+    few, enough = results(CRONBACH_MIN_CASES - 1), results(CRONBACH_MIN_CASES)
+    assert few.as_json()["rubrics"][0]["cronbach"]["ci"] is None
+    assert "too few to estimate" in consistency_rows(few)
+    ci = enough.rubrics[0].cronbach.ci
+    assert ci is not None and enough.as_json()["rubrics"][0]["cronbach"]["ci"] == ci
+    html = consistency_rows(enough)
+    assert "too few" not in html and f"[{ci[0]:.2f}, {ci[1]:.2f}]" in html

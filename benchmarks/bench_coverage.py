@@ -56,7 +56,9 @@ Generating models (written down, as the coverage depends on them):
   theta_c)/4 with theta_c ~ Beta(0.6 s, 0.4 s), s = 4 (1 - rho)/rho, so two cells of a case
   correlate rho. rho = alpha/(k - (k - 1) alpha) for true alpha 0.5, 0.7, 0.9 (the
   population alpha of k items with equal variance and correlation rho is
-  k rho/(1 + (k - 1) rho)).
+  k rho/(1 + (k - 1) rho)). Intervals (``--cronbach-method``, default all, each on the same
+  data sets): "ADF log" (the app's, printed from ``CRONBACH_MIN_CASES``; rows under it are
+  marked "(app: none)" and give the coverage it would have had), "ADF", "Feldt".
 """
 
 from __future__ import annotations

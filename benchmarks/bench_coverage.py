@@ -58,7 +58,9 @@ Generating models (written down, as the coverage depends on them):
   theta_c)/4 with theta_c ~ Beta(0.6 s, 0.4 s), s = 4 (1 - rho)/rho, so two cells of a case
   correlate rho. rho = alpha/(k - (k - 1) alpha) for true alpha 0.5, 0.7, 0.9 (the
   population alpha of k items with equal variance and correlation rho is
-  k rho/(1 + (k - 1) rho)).
+  k rho/(1 + (k - 1) rho)). Intervals (``--cronbach-method``, default all, each on the same
+  data sets): "ADF log" (the app's, printed from ``CRONBACH_MIN_CASES``; rows under it are
+  marked "(app: none)" and give the coverage it would have had), "ADF", "Feldt".
 """
 
 from __future__ import annotations
@@ -378,33 +380,55 @@ CRONBACH_K = 3  # benchmarks (items) of the rubric
 CRONBACH_ALPHAS = (0.5, 0.7, 0.9)  # 0.7: the flag's bound
 
 
-def cronbach_rows(reps: int, grid_n: tuple[int, ...]) -> None:
-    """Cronbach's alpha per rubric (Feldt), normal and Binomial(4, theta)/4 cells."""
-    from annotator.sme.consistency import rubric_consistency
+def cronbach_rows(reps: int, grid_n: tuple[int, ...], only_methods: tuple[str, ...] = ()) -> None:
+    """Cronbach's alpha per rubric, normal and Binomial(4, theta)/4 cells: the app's ADF
+    interval on ln(1 - alpha), plain ADF and Feldt for comparison. Each is measured at every
+    n (the app prints none under ``CRONBACH_MIN_CASES``: its "no interval" column says so)."""
+    from annotator.sme.consistency import (
+        CRONBACH_MIN_CASES,
+        adf_interval,
+        cronbach_alpha,
+        feldt_interval,
+    )
 
+    def feldt(x: np.ndarray) -> tuple[float, float] | None:
+        value = cronbach_alpha(x)
+        return None if value is None else feldt_interval(value, *x.shape)
+
+    methods: dict[str, Callable[[np.ndarray], tuple[float, float] | None]] = {
+        "ADF log": adf_interval,
+        "ADF": lambda x: adf_interval(x, log=False),
+        "Feldt": feldt,
+    }
     k = CRONBACH_K
-    for model in ("normal", "binomial"):
-        for alpha in CRONBACH_ALPHAS:
-            rho = alpha / (k - (k - 1) * alpha)  # equal item correlation giving alpha
-            for n in grid_n:
-                start = time.perf_counter()
+    for method, interval in methods.items():
+        if only_methods and method not in only_methods:
+            continue
+        for model in ("normal", "binomial"):
+            for alpha in CRONBACH_ALPHAS:
+                rho = alpha / (k - (k - 1) * alpha)  # equal item correlation giving alpha
+                for n in grid_n:
+                    start = time.perf_counter()
 
-                def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
-                         model: str = model) -> tuple[float, float] | None:
-                    if model == "normal":
-                        x = (rng.normal(0, np.sqrt(rho), size=(n, 1))
-                             + rng.normal(0, np.sqrt(1 - rho), size=(n, k)))
-                    else:  # theta ~ Beta(0.6 s, 0.4 s): corr of two cells = 4 / (4 + s)
-                        s = 4 * (1 - rho) / rho
-                        theta = rng.beta(0.6 * s, 0.4 * s, size=(n, 1))
-                        x = rng.binomial(4, np.repeat(theta, k, axis=1)) / 4
-                    scores = {f"b{j}": {f"c{i}": float(x[i, j]) for i in range(n)}
-                              for j in range(k)}
-                    return rubric_consistency(scores).ci
+                    def draw(rng: np.random.Generator, n: int = n, rho: float = rho,
+                             model: str = model, interval: Callable[..., object] = interval
+                             ) -> tuple[float, float] | None:
+                        if model == "normal":
+                            x = (rng.normal(0, np.sqrt(rho), size=(n, 1))
+                                 + rng.normal(0, np.sqrt(1 - rho), size=(n, k)))
+                        else:  # theta ~ Beta(0.6 s, 0.4 s): corr of two cells = 4 / (4 + s)
+                            s = 4 * (1 - rho) / rho
+                            theta = rng.beta(0.6 * s, 0.4 * s, size=(n, 1))
+                            x = rng.binomial(4, np.repeat(theta, k, axis=1)) / 4
+                        return interval(x)  # type: ignore[return-value]
 
-                name = f"Cronbach's alpha, k = {k} ({model}, Feldt)"
-                cov, none = coverage(draw, alpha, reps, point_seed(name, n, alpha))
-                row(name, n, alpha, cov, none, time.perf_counter() - start)
+                    name = f"Cronbach's alpha, k = {k} ({model}, {method})"
+                    # The same seed for every method: they see the same data sets.
+                    seed = point_seed(f"Cronbach's alpha, k = {k} ({model}, Feldt)", n, alpha)
+                    cov, none = coverage(draw, alpha, reps, seed)
+                    shown = " (app: none)" if method == "ADF log" and n < CRONBACH_MIN_CASES \
+                        else ""
+                    row(name + shown, n, alpha, cov, none, time.perf_counter() - start)
 
 
 # --- issue 25: the quality figures and the system-comparison intervals ---------------------
@@ -678,6 +702,8 @@ def main() -> None:
                         help="comparison grid: B's logit shift (default 0 0.4 1.2)")
     parser.add_argument("--seed-tag", default="",
                         help="comparison rows: a tag for an independent seed (reruns)")
+    parser.add_argument("--cronbach-method", nargs="*", default=[],
+                        help="Cronbach's alpha intervals: 'ADF log' ADF Feldt (default all)")
     args = parser.parse_args()
     only = set(args.only)
     print("| figure | n | true value | coverage | no interval | run time |")
@@ -704,7 +730,7 @@ def main() -> None:
     if not only or "table9-targets" in only:
         table9_target_rows(args.reps)
     if not only or "cronbach" in only:
-        cronbach_rows(args.reps, tuple(args.n or GRID_N))
+        cronbach_rows(args.reps, tuple(args.n or GRID_N), tuple(args.cronbach_method))
 
 
 if __name__ == "__main__":

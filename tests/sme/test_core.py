@@ -314,30 +314,74 @@ def test_reliability_cis_are_bootstraps_of_their_own_coefficients() -> None:
     assert result.ci["outcome"]["kappa"] == pytest.approx(reference(fleiss, flags), abs=1e-9)
 
 
-def test_rubric_cronbach_has_benchmarks_as_items_and_a_feldt_interval() -> None:
-    from scipy.stats import f
+def _adf_by_the_paper(x: np.ndarray, log: bool) -> tuple[float, float]:
+    """Maydeu-Olivares et al. (2007) written out: Gamma over vech(S), gradient over vech."""
+    from scipy.stats import t
 
-    from annotator.sme.consistency import rubric_consistency
+    n, k = x.shape
+    rows, cols = np.tril_indices(k)
+    d = x - x.mean(axis=0)
+    moments = d[:, rows] * d[:, cols]  # vech((x - mean)(x - mean)') per subject
+    gamma = np.cov(moments, rowvar=False)  # fourth-order moments (ddof 1)
+    cov = np.cov(x, rowvar=False)
+    total, trace = cov.sum(), np.trace(cov)
+    alpha = k / (k - 1) * (1 - trace / total)
+    # d alpha / d sigma_ij over vech: off-diagonal entries stand for two entries of S.
+    diag = (rows == cols).astype(float)
+    grad = k / (k - 1) * ((2 - diag) * trace / total**2 - diag / total)
+    se = np.sqrt(grad @ gamma @ grad / n)
+    q = t.ppf(0.975, n - 1)
+    if not log:
+        return alpha - q * se, alpha + q * se
+    return (1 - np.exp(np.log(1 - alpha) + q * se / (1 - alpha)),
+            1 - np.exp(np.log(1 - alpha) - q * se / (1 - alpha)))
+
+
+def test_adf_interval_matches_the_papers_formula() -> None:
+    from annotator.sme.consistency import adf_interval
+
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 5, size=(40, 4)) / 4 + rng.normal(0, 0.5, size=(40, 1))
+    for log in (True, False):
+        assert adf_interval(x, log=log) == pytest.approx(_adf_by_the_paper(x, log), abs=1e-12)
+    low, high = adf_interval(x) or (2.0, 2.0)
+    value = cronbach_alpha(x)
+    assert value is not None and low < value < high < 1
+    assert adf_interval(np.ones((20, 3))) is None  # no variance: no alpha, no interval
+
+
+def test_rubric_cronbach_has_benchmarks_as_items_an_adf_interval_and_a_minimum() -> None:
+    from annotator.sme.consistency import CRONBACH_MIN_CASES, adf_interval, rubric_consistency
 
     # Cases x benchmarks [[1, 3], [2, 1], [3, 2]] (normalised scores): item variances 1 + 1,
     # totals 4, 3, 5 with variance 1, so alpha = 2 (1 - 2/1) = -2. Item names play no part.
     three = rubric_consistency({"B-2": {"c1": 3.0, "c2": 1.0, "c3": 2.0},
                                 "B-1": {"c3": 3.0, "c1": 1.0, "c2": 2.0, "c9": 5.0}})
     assert three.value == pytest.approx(-2.0) and (three.cases, three.items) == (3, 2)
-    assert three.flag is None  # 3 cases: under the minimum, no flag
-    # 12 cases, two benchmarks that pull apart: Feldt's interval is under 0.7, "below".
-    rng = np.random.default_rng(5)
-    first = rng.random(12)
-    second = 1 - first + 0.1 * rng.random(12)
-    low = rubric_consistency({"B-1": {str(i): v for i, v in enumerate(first)},
-                              "B-2": {str(i): v for i, v in enumerate(second)}})
-    value = cronbach_alpha(np.column_stack([first, second]))
-    assert value is not None and low.value == pytest.approx(value, abs=1e-12)
-    expected = (1 - (1 - value) * f.ppf(0.975, 11, 11), 1 - (1 - value) * f.ppf(0.025, 11, 11))
-    assert low.ci == pytest.approx(expected, abs=1e-12)
-    assert low.ci is not None and low.ci[1] < 0.7
-    assert low.flag is not None and low.flag.endswith("below 0.7")
-    assert "possibly" not in low.flag
+    assert three.ci is None and three.flag is None  # 3 cases: no interval, no flag
+
+    def pulling_apart(n: int) -> tuple[np.ndarray, object]:
+        rng = np.random.default_rng(5)
+        first = rng.random(n)
+        second = 1 - first + 0.1 * rng.random(n)
+        return np.column_stack([first, second]), rubric_consistency(
+            {"B-1": {str(i): v for i, v in enumerate(first)},
+             "B-2": {str(i): v for i, v in enumerate(second)}})
+
+    # Below the minimum (ADF under-covered there): the value, but no interval and no flag,
+    # even for alpha far under 0.7.
+    _, few = pulling_apart(CRONBACH_MIN_CASES - 1)
+    assert few.value is not None and few.value < 0  # type: ignore[attr-defined]
+    assert few.ci is None and few.flag is None  # type: ignore[attr-defined]
+    # From the minimum: the ADF interval on ln(1 - alpha), under 0.7, so "below".
+    x, enough = pulling_apart(CRONBACH_MIN_CASES)
+    value = cronbach_alpha(x)
+    assert value is not None and enough.value == pytest.approx(value, abs=1e-12)  # type: ignore[attr-defined]
+    assert enough.ci == pytest.approx(_adf_by_the_paper(x, log=True), rel=1e-9)  # type: ignore[attr-defined]
+    assert enough.ci == pytest.approx(adf_interval(x), rel=1e-12)  # type: ignore[attr-defined]
+    assert enough.ci[1] < 0.7  # type: ignore[attr-defined]
+    assert enough.flag is not None and enough.flag.endswith("below 0.7")  # type: ignore[attr-defined]
+    assert "possibly" not in enough.flag  # type: ignore[attr-defined]
 
 
 def _score_rows(pairs: list[tuple[float, float]]) -> list[dict[str, dict[str, object]]]:
@@ -384,3 +428,26 @@ def test_the_fields_that_apply_follow_the_answers() -> None:
         for has_flag_if in (True, False):
             shown = fields_that_apply(verdict, has_flag_if)
             assert set(required_fields(verdict, has_flag_if)) <= set(shown)
+
+
+def test_cronbach_under_the_minimum_reads_too_few_in_html_and_null_in_json() -> None:
+    from annotator.sme.consistency import CRONBACH_MIN_CASES, rubric_consistency
+    from annotator.sme.results import RubricResult, SmeResults
+    from annotator.sme.results_view import consistency_rows
+
+    def results(n: int) -> SmeResults:
+        rng = np.random.default_rng(3)
+        common = rng.random(n)
+        scores = {b: {f"c{i}": float(common[i] + 0.3 * rng.random()) for i in range(n)}
+                  for b in ("B-1", "B-2", "B-3")}
+        rubric = RubricResult("R", ["B-1", "B-2", "B-3"], ["B-1", "B-2", "B-3"], 1.0, 1.0,
+                              None, None, 0, rubric_consistency(scores))
+        return SmeResults([], [rubric], [], {})
+
+    few, enough = results(CRONBACH_MIN_CASES - 1), results(CRONBACH_MIN_CASES)
+    assert few.as_json()["rubrics"][0]["cronbach"]["ci"] is None
+    assert "too few to estimate" in consistency_rows(few)
+    ci = enough.rubrics[0].cronbach.ci
+    assert ci is not None and enough.as_json()["rubrics"][0]["cronbach"]["ci"] == ci
+    html = consistency_rows(enough)
+    assert "too few" not in html and f"[{ci[0]:.2f}, {ci[1]:.2f}]" in html

@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from annotator.agreement.intervals import Interval, interval_text
+from annotator.agreement.intervals import TOO_FEW, Interval, interval_text
+from annotator.sme.consistency import CRONBACH_MIN_CASES
 from annotator.sme.results import BenchmarkResult, SmeResults
 
 COLUMNS = [
@@ -80,7 +81,9 @@ RELIABILITY_CAPTION = (
 )
 CONSISTENCY_CAPTION = (
     "Rubric consistency: Cronbach's alpha with each benchmark an item and each test case "
-    "scored on all of them a subject (Feldt 95% CI; flagged against 0.7)"
+    "scored on all of them a subject (ADF 95% CI on ln(1 - α), from "
+    f"{CRONBACH_MIN_CASES} cases, 'too few to estimate' under that; flagged against 0.7 "
+    "only from its CI)"
 )
 
 
@@ -125,11 +128,14 @@ def reliability_rows(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str
 
 
 def consistency_rows(results: SmeResults, flag_colour: str = FLAG_COLOUR) -> str:
-    """Each rubric's Cronbach's alpha with its Feldt interval, cases and flag (HTML rows)."""
+    """Each rubric's Cronbach's alpha with its ADF interval (or "too few to estimate"),
+    cases and flag (HTML rows)."""
     head = "<tr><th>rubric</th><th>Cronbach α</th><th>cases</th><th>flag</th></tr>"
     return head + "".join(
         f"<tr><td>{html.escape(r.code)}</td>"
-        + _cell(r.cronbach.value, {"c": {"a": r.cronbach.ci}}, "c", "a")
+        + (_cell(r.cronbach.value, {"c": {"a": r.cronbach.ci}}, "c", "a")
+           if r.cronbach.ci is not None or r.cronbach.value is None
+           else f"<td align='right'>{num(r.cronbach.value)}<br><small>{TOO_FEW}</small></td>")
         + f"<td align='right'>{r.cronbach.cases}</td>"
         f"<td style='color:{flag_colour}'>{html.escape(r.cronbach.flag or '')}</td></tr>"
         for r in results.rubrics
@@ -163,4 +169,5 @@ def basis_rows(results: SmeResults) -> list[tuple[str, str]]:
         ("Score reliability", f"{basis['icc_form']} (each task's SMEs come from a larger pool); "
          f"{basis['reliability_flags']}"),
         ("Cronbach's item", str(basis["cronbach_item"])),
+        ("Cronbach's interval", str(basis["cronbach_interval"])),
     ]

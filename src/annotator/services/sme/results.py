@@ -148,6 +148,9 @@ def results(project: Project, actor: str, seed: int = 0) -> SmeResults:
                     f"interval's upper bound is under it, 'possibly below' when it straddles "
                     f"it; none from fewer than {ICC_MIN_UNITS} tasks or {CRONBACH_MIN_CASES} "
                     "cases"),
+                "cronbach_interval": (
+                    "ADF (Maydeu-Olivares et al. 2007) on ln(1 - alpha), t(n-1); none "
+                    f"none ({TOO_FEW}) from fewer than {CRONBACH_MIN_CASES} cases"),
                 "cronbach_item": "a benchmark of the rubric; subjects are test cases scored "
                                  "on every benchmark of the rubric",
             },

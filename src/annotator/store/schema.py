@@ -597,3 +597,13 @@ class AgreementStats(Base):
     case_pk: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     key: Mapped[str] = mapped_column(String(64))
     stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class AgreementStale(Base):
+    """A case whose agreement statistics are stale (issue 27): every write that changes what
+    they are computed from marks the case in its own transaction (store.agreement_stale).
+    The token changes with every mark, so a reader clears only a mark it has seen."""
+
+    __tablename__ = "agreement_stale"
+    case_pk: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    token: Mapped[uuid.UUID] = mapped_column(Uuid)

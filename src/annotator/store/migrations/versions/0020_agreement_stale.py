@@ -68,8 +68,9 @@ def upgrade() -> None:
     cases = sa.table("cases", sa.column("id", sa.Uuid()))
     stats = sa.table("agreement_stats", sa.column("case_pk", sa.Uuid()))
     found = set(bind.execute(sa.select(cases.c.id)).scalars())
+    reserved = (uuid.UUID(int=0), uuid.UUID(int=1))  # the rows of the sum and of the inputs
     found |= set(bind.execute(sa.select(stats.c.case_pk).where(
-        stats.c.case_pk != uuid.UUID(int=0))).scalars())
+        stats.c.case_pk.not_in(reserved))).scalars())
     token = uuid.uuid4()
     rows = [{"case_pk": pk, "token": token} for pk in sorted(found)]
     for start in range(0, len(rows), _CHUNK):

@@ -22,8 +22,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.errors import ProjectError
-from annotator.store.chain import chain_new_entries
 from annotator.store.agreement_stale import keep_marks
+from annotator.store.chain import chain_new_entries
 from annotator.store.counts import keep_counts
 from annotator.store.repeats import hide_repeats
 

@@ -76,12 +76,19 @@ def _captured(project: Project, call: Callable[[], Any]) -> list[tuple[str, Any]
     return seen
 
 
-def _full_scans(project: Project, statement: str, parameters: Any) -> list[str]:
+# A search of rated work by kind alone reads every row of that kind: for the reads of a few
+# cases' work (the agreement's marked cases) that is a scan too.
+BY_KIND = r"SEARCH (rated_work)(?: AS \w+)? USING INDEX ix_rated_work_kind_state \(kind=\?\)"
+
+
+def _full_scans(project: Project, statement: str, parameters: Any, by_kind: bool = False
+                ) -> list[str]:
     with project.engine.connect() as conn:
         if project.engine.dialect.name == "sqlite":
             plan = [row[-1] for row in conn.exec_driver_sql(
                 "EXPLAIN QUERY PLAN " + statement, parameters)]
-            found = [re.fullmatch(r"SCAN (\w+)(?: AS \w+)?", line) for line in plan]
+            found = [re.fullmatch(r"SCAN (\w+)(?: AS \w+)?", line)
+                     or (re.fullmatch(BY_KIND, line) if by_kind else None) for line in plan]
         else:
             conn.exec_driver_sql("SET enable_seqscan = off")
             plan = [row[0] for row in conn.exec_driver_sql("EXPLAIN " + statement, parameters)]
@@ -132,7 +139,7 @@ def test_everyday_queries_use_indexes(demo: Project, name: str) -> None:
         agreement_report(demo, CURATOR)  # then a hit: the check alone
     scans = {}
     for statement, parameters in _captured(demo, _calls(demo)[name]):
-        tables = _full_scans(demo, statement, parameters)
+        tables = _full_scans(demo, statement, parameters, name.startswith("agreement"))
         if tables:
             scans[" ".join(statement.split())[:300]] = tables
     assert scans == {}

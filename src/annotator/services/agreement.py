@@ -37,7 +37,15 @@ from annotator.services import agreement_cache
 from annotator.services.users import require, takes_work
 from annotator.store import agreement_stale
 from annotator.store.project import Project
-from annotator.store.schema import AgreementStats, Annotation, Case, CaseRevision, User, UserRole
+from annotator.store.schema import (
+    AgreementStats,
+    Annotation,
+    Case,
+    CaseRevision,
+    RatedWork,
+    User,
+    UserRole,
+)
 from annotator.store.settings import DEID_SEED
 
 DOING = "viewing inter-annotator agreement"
@@ -173,6 +181,9 @@ TOTALS_PK = uuid.UUID(int=0)  # the agreement_stats row holding the sum of every
 INPUTS_PK = uuid.UUID(int=1)
 RESERVED = (TOTALS_PK, INPUTS_PK)
 _CHUNK = 500
+# A case's work is read through the table (only case work has a case): Annotation's own
+# ``kind`` filter leads SQLite to the (kind, state) index, every case's work, not these.
+_WORK = RatedWork.__table__.c
 
 
 @lru_cache(maxsize=1)
@@ -203,12 +214,13 @@ def case_keys(session: Session, pks: list[uuid.UUID] | None = None) -> dict[uuid
             .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id).where(*where)
         ):
             parts[pk] = [code, case_id, state, reason or "", content_hash or ""]
-    for where in _where(Annotation.case_pk, pks):
+    for where in _where(_WORK.case_pk, pks):
         for case_pk, annotator, state, submitted_at, labels in session.execute(
-            select(Annotation.case_pk, Annotation.annotator_id, Annotation.state,
-                   Annotation.submitted_at, Annotation.submitted_labels)
-            .where(Annotation.withdrawn_at.is_(None), Annotation.repeat_of.is_(None), *where)
-            .order_by(Annotation.case_pk, Annotation.annotator_id)
+            select(_WORK.case_pk, _WORK.rater_id, _WORK.state, _WORK.submitted_at,
+                   _WORK.submitted)
+            .where(_WORK.withdrawn_at.is_(None), _WORK.repeat_of.is_(None),
+                   _WORK.case_pk.is_not(None), *where)
+            .order_by(_WORK.case_pk, _WORK.rater_id)
         ):
             found = parts.get(case_pk)
             if found is not None:
@@ -248,8 +260,9 @@ def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, di
         chunk = pks[start:start + _CHUNK]
         by_id = {c.id: c for c in session.scalars(select(Case).where(Case.id.in_(chunk)))}
         cases = [by_id[pk] for pk in chunk if pk in by_id]
-        active = list(session.scalars(select(Annotation).where(
-            Annotation.withdrawn_at.is_(None), Annotation.case_pk.in_(chunk))))
+        active = [a for a in session.scalars(select(RatedWork).where(
+            RatedWork.withdrawn_at.is_(None), _WORK.case_pk.in_(chunk)))
+            if isinstance(a, Annotation)]
         for case, record in zip(cases, _records(session, cases, active), strict=True):
             contributing = build_basis([record]).cases
             out[case.id] = case_stats(contributing[0]) if contributing else {}

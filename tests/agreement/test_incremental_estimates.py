@@ -3,7 +3,9 @@
 Random projects on both stores go through seeded sequences of submissions, reopenings,
 adjudications, green lights, exclusions and reinstatements; after every step the point
 estimates (summed stored statistics, stale cases recomputed) are compared with the full
-recomputation of :func:`agreement_report` to 1e-12, coefficient by coefficient.
+recomputation of :func:`agreement_report` to 1e-12, coefficient by coefficient. The cases
+recomputed are those the writers marked stale (``agreement_stale``): after every step, every
+case whose statistics key changed must be marked, or the sum would silently go stale.
 """
 
 from __future__ import annotations
@@ -18,11 +20,17 @@ from annotator.agreement.options import ReportOptions
 from annotator.domain.labels import IMPORTANCE
 from annotator.errors import AnnotatorError, PermissionDenied
 from annotator.services import annotating, kinds
-from annotator.services.agreement import agreement_report, forget_cached_report, point_estimates
+from annotator.services.agreement import (
+    agreement_report,
+    forget_cached_report,
+    point_estimates,
+    unmarked,
+)
 from annotator.services.assignments import assign
 from annotator.services.demo import _label_fully
 from annotator.services.imports import import_cases
 from annotator.services.review import decisions, reopen
+from annotator.store import agreement_stale
 from annotator.store.project import Project
 from factories import make_case, write_case_file
 
@@ -138,3 +146,77 @@ def test_point_estimates_are_for_curators_only(team: Project) -> None:
     for person in ("a1", "adj"):
         with pytest.raises(PermissionDenied):
             point_estimates(team, person)
+
+
+def _marks(project: Project) -> set[Any]:
+    with project.read() as session:
+        return set(agreement_stale.marked(session.connection()))
+
+
+def _pk(project: Project, case_id: str) -> Any:
+    from sqlalchemy import select
+
+    from annotator.store.schema import Case
+
+    with project.read() as session:
+        return session.scalars(select(Case.id).where(Case.case_id == case_id)).one()
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_every_writer_marks_the_cases_whose_statistics_it_changes(
+    team: Project, tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    placed = _project(team, tmp_path, 5)
+    submitted: set[tuple[str, str]] = set()
+    point_estimates(team, "cu")
+    done = []
+    for _ in range(40):
+        done.append(_step(team, rng, placed, submitted))
+        with team.read() as session:
+            assert unmarked(session) == [], done[-1]  # every changed key is marked
+        point_estimates(team, "cu")  # stores the keys, clears the marks
+        assert _marks(team) == set()
+    assert {"submit", "reopen", "decide"} <= set(done), done
+
+
+def test_a_write_that_does_not_mark_is_caught_and_a_draft_marks_nothing(
+    team: Project, tmp_path: Path
+) -> None:
+    from sqlalchemy import update
+
+    from annotator.store.schema import Case
+
+    placed = _project(team, tmp_path, 2)
+    case_id, name = placed[0]
+    figure = annotating.view(team, name, case_id).figures[0]
+    annotating.set_label(team, name, case_id, "importance", figure, "essential")  # started
+    point_estimates(team, "cu")
+    # A label saved but not submitted changes no statistic: nothing to mark.
+    annotating.set_label(team, name, case_id, "importance", figure, "optional")
+    assert _marks(team) == set()
+    # A core UPDATE passes no flush hook: the safety net names the case it left unmarked.
+    with team.tx() as session:
+        session.execute(update(Case).where(Case.case_id == case_id).values(state_reason="x"))
+    with team.read() as session:
+        assert unmarked(session) == [_pk(team, case_id)]
+
+
+def test_a_clone_marks_the_cases_it_copies(team: Project, tmp_path: Path) -> None:
+    from annotator.bench.clone import clone_cases
+
+    rng = random.Random(7)
+    cases = [make_case(f"bench-{i:05d}") for i in range(1, 4)]
+    import_cases(team, "cu", [write_case_file(tmp_path / "drafts", cases)])
+    placed = list(assign(team, "cu", 3, case_ids=[c["case_id"] for c in cases]).assigned)
+    for case_id, name in placed[:-1]:
+        _label_fully(team, name, case_id, rng, disagree=0.3)
+        kinds.CASES.submit(team, name, case_id)
+    point_estimates(team, "cu")
+    assert clone_cases(team, 6) == 6
+    copies = {_pk(team, f"bench-{i:05d}") for i in range(4, 7)}
+    assert _marks(team) == copies
+    with team.read() as session:
+        assert unmarked(session) == []
+    assert point_estimates(team, "cu")["recomputed"] == 3
+    _assert_equal(team)

@@ -3,7 +3,10 @@
 Every SELECT the case list, the review and SME queues, one case's history and the status
 counts send is captured and explained: on SQLite no ``SCAN`` of a table that grows with the
 project without an index; on PostgreSQL, with ``enable_seqscan`` off (so the planner takes
-any usable index, however small the tables), no ``Seq Scan`` of one.
+any usable index, however small the tables), no ``Seq Scan`` of one. So are the agreement
+point estimates after one more submission and the cached report's check (issue 27): they
+read the marked cases' rows by id; the marks themselves (``agreement_stale``, the cases
+changed since the last call) are read whole by design.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from annotator.services import workspace
+from annotator.services import kinds, workspace
+from annotator.services.agreement import agreement_report, point_estimates
 from annotator.services.case_history import case_history
-from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, build_demo
+from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, _label_fully, build_demo
 from annotator.services.review.queue import case_queue
 from annotator.services.sme import review as sme_review
 from annotator.services.status import project_status
@@ -27,7 +31,7 @@ from annotator.store.project import Project, open_project
 # Tables whose rows grow with cases, items or edits.
 GROWING = {"cases", "case_revisions", "case_images", "rated_work", "decisions", "history",
            "detected_items", "review_records", "reviewer_letters", "sme_items", "sme_tasks",
-           "judge_items"}
+           "judge_items", "agreement_stats"}
 ADA = PHYSICIANS[0]
 
 
@@ -72,12 +76,19 @@ def _captured(project: Project, call: Callable[[], Any]) -> list[tuple[str, Any]
     return seen
 
 
-def _full_scans(project: Project, statement: str, parameters: Any) -> list[str]:
+# A search of rated work by kind alone reads every row of that kind: for the reads of a few
+# cases' work (the agreement's marked cases) that is a scan too.
+BY_KIND = r"SEARCH (rated_work)(?: AS \w+)? USING INDEX ix_rated_work_kind_state \(kind=\?\)"
+
+
+def _full_scans(project: Project, statement: str, parameters: Any, by_kind: bool = False
+                ) -> list[str]:
     with project.engine.connect() as conn:
         if project.engine.dialect.name == "sqlite":
             plan = [row[-1] for row in conn.exec_driver_sql(
                 "EXPLAIN QUERY PLAN " + statement, parameters)]
-            found = [re.fullmatch(r"SCAN (\w+)(?: AS \w+)?", line) for line in plan]
+            found = [re.fullmatch(r"SCAN (\w+)(?: AS \w+)?", line)
+                     or (re.fullmatch(BY_KIND, line) if by_kind else None) for line in plan]
         else:
             conn.exec_driver_sql("SET enable_seqscan = off")
             plan = [row[0] for row in conn.exec_driver_sql("EXPLAIN " + statement, parameters)]
@@ -93,15 +104,42 @@ def _calls(p: Project) -> dict[str, Callable[[], Any]]:
         "sme_queue": lambda: sme_review.queue(p, ADA),
         "case_history": lambda: case_history(p, CURATOR, case_id),
         "status": lambda: project_status(p),
+        "agreement_estimates": lambda: point_estimates(p, CURATOR),
+        "agreement_cached": lambda: agreement_report(p, CURATOR),
     }
 
 
+def _one_more_submission(p: Project) -> None:
+    """Warm the agreement figures, then submit one more case (what the curator sees next)."""
+    import random
+
+    from sqlalchemy import select
+
+    from annotator.store.schema import Annotation, Case, User
+
+    point_estimates(p, CURATOR)
+    agreement_report(p, CURATOR)
+    with p.read() as session:
+        name, case_id = session.execute(
+            select(User.name, Case.case_id).join(Annotation, Annotation.annotator_id == User.id)
+            .join(Case, Case.id == Annotation.case_pk)
+            .where(Annotation.state.in_(("assigned", "in_progress")), Case.state == "annotating")
+            .order_by(Case.case_id)).first() or (None, None)
+    assert name is not None and case_id is not None
+    _label_fully(p, name, case_id, random.Random(1), disagree=0.3)
+    kinds.CASES.submit(p, name, case_id)
+
+
 @pytest.mark.parametrize("name", ["case_list", "review_queue", "sme_queue", "case_history",
-                                  "status"])
+                                  "status", "agreement_estimates", "agreement_cached"])
 def test_everyday_queries_use_indexes(demo: Project, name: str) -> None:
+    if name == "agreement_estimates":
+        _one_more_submission(demo)
+    elif name == "agreement_cached":
+        agreement_report(demo, CURATOR)  # then a hit: the check alone
     scans = {}
     for statement, parameters in _captured(demo, _calls(demo)[name]):
-        tables = _full_scans(demo, statement, parameters)
+        tables = _full_scans(demo, statement, parameters, name.startswith("agreement"))
         if tables:
             scans[" ".join(statement.split())[:300]] = tables
     assert scans == {}

@@ -83,6 +83,9 @@ EXPECTED = {
                        " AND key NOT LIKE 'day:%%'"),
     # Agreement statistics per case (0019_agreement_stats): curators only.
     "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
+    # Cases whose statistics are stale (0020_agreement_stale): seniors read, curators clear;
+    # every role marks through annotator_agreement_stale, never by a write of its own.
+    "agreement_stale": ("case_pk", "SELECT case_pk FROM agreement_stale WHERE false"),
     "settings": ("key", "SELECT key FROM settings WHERE (key NOT LIKE 'bundle\\_key:%%' AND"
                  " key <> 'package_secret' AND key NOT LIKE 'resume:%%')"
                  " OR key = 'resume:' || %(name)s"),
@@ -408,3 +411,51 @@ def test_an_adjudicator_decides_but_cannot_change_anyones_submitted_work(
         assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] > decided[0]
         assert conn.execute("SELECT adjudicator FROM decisions WHERE reason = 'by the wall test'"
                             ).fetchone() == (senior,)
+
+
+def test_an_annotators_submission_marks_its_case_without_seeing_any_mark(
+    store: dict[str, Any],
+) -> None:
+    """0020_agreement_stale: the app marks through the SECURITY DEFINER function; the marks
+    are the seniors' to read and the curators' to clear, never an annotator's."""
+    import random
+
+    from annotator.services import kinds
+    from annotator.services.demo import _label_fully
+    from annotator.store.project import open_project
+
+    with _owner(store) as conn:
+        found = conn.execute(
+            "SELECT u.name, c.case_id, c.id FROM rated_work w JOIN users u ON u.id = w.rater_id"
+            " JOIN cases c ON c.id = w.case_pk WHERE w.kind = 'case' AND w.state IN"
+            " ('assigned', 'in_progress') AND w.repeat_of IS NULL AND w.withdrawn_at IS NULL"
+            " AND c.state = 'annotating' AND u.name = ANY(%s) ORDER BY c.case_id",
+            (_annotators(store),)).fetchone()
+        conn.execute("DELETE FROM agreement_stale")
+        conn.commit()
+    assert found is not None
+    name, case_id, pk = found
+    project = open_project(
+        f"postgresql://{store['people'][name]['db_role']}@127.0.0.1:5432/{store['db']}")
+    try:
+        _label_fully(project, name, case_id, random.Random(1), disagree=0.3)
+        kinds.CASES.submit(project, name, case_id)
+    finally:
+        project.close()
+    with _owner(store) as conn:
+        assert [r[0] for r in conn.execute("SELECT case_pk FROM agreement_stale")] == [pk]
+    with _as(store, name) as conn:
+        assert conn.execute("SELECT count(*) FROM agreement_stale").fetchone() == (0,)
+        assert conn.execute("DELETE FROM agreement_stale").rowcount == 0
+        conn.commit()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("INSERT INTO agreement_stale (case_pk, token) VALUES (%s, %s)",
+                         (pk, uuid.uuid4()))
+    senior = next(n for n, p in store["people"].items() if p["roles"] == ["adjudicator"])
+    with _as(store, senior) as conn:
+        assert [r[0] for r in conn.execute("SELECT case_pk FROM agreement_stale")] == [pk]
+        assert conn.execute("DELETE FROM agreement_stale").rowcount == 0
+        conn.commit()
+    with _as(store, "Sam Curator") as conn:
+        assert conn.execute("DELETE FROM agreement_stale").rowcount == 1
+        conn.rollback()

@@ -10,7 +10,8 @@ while the curator's and the seniors' views (status, review queue, agreement, exp
 with the project. Images are the same content, which the content-addressed store keeps once.
 History rows are appended to the hash chain in their original order, so ``history-verify``
 still passes and ``repair --dry-run`` finds nothing to repair (the project counters are
-recounted once after the copies, which bypass the ORM).
+recounted once after the copies, which bypass the ORM, and each copy marks its cases' agreement
+statistics stale).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.types import JSON, String, Text, Uuid
 
 from annotator.errors import ProjectError
-from annotator.store import counts
+from annotator.store import agreement_stale, counts
 from annotator.store.chain import GENESIS, HEAD_ID, row_hash
 from annotator.store.project import Project
 from annotator.store.schema import Base
@@ -118,6 +119,9 @@ def _write_copy(conn: Connection, base: BaseRows, copy: int) -> None:
         kinds = _column_kinds(table)
         _insert(conn, table, (_clone_row(r, kinds, ids, rename) for r in rows))
     _append_history(conn, base.history, _column_kinds(TABLES["history"]), ids, rename)
+    # The copies bypass the ORM: their agreement statistics are marked stale here.
+    cases = next(rows for table, rows in base.tables if table.name == "cases")
+    agreement_stale.mark(conn, (ids[r["id"]] for r in cases))
 
 
 def _renamer(cases: int, copy: int) -> Callable[[str], str]:

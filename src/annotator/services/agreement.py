@@ -8,14 +8,15 @@ submitted, submission times, progress per annotator) and hands it to the pure co
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import String, cast, delete, func, insert, select
 from sqlalchemy import case as sql_case
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from annotator.agreement.case_stats import add_stats, case_stats, estimates
@@ -35,8 +36,17 @@ from annotator.domain.states import AnnotationState
 from annotator.export.agreement import AgreementPart, release_agreement, release_basis
 from annotator.services import agreement_cache
 from annotator.services.users import require, takes_work
+from annotator.store import agreement_stale
 from annotator.store.project import Project
-from annotator.store.schema import AgreementStats, Annotation, Case, CaseRevision, User, UserRole
+from annotator.store.schema import (
+    AgreementStats,
+    Annotation,
+    Case,
+    CaseRevision,
+    RatedWork,
+    User,
+    UserRole,
+)
 from annotator.store.settings import DEID_SEED
 
 DOING = "viewing inter-annotator agreement"
@@ -130,7 +140,9 @@ def agreement_report(
     """
     with project.read() as session:
         require(session, actor, Action.READ_AGREEMENT)
-        key = agreement_cache.input_key("project", input_rows(session), options)
+    _refresh(project, fill=False)  # the marked cases only: keeps the key's marks few
+    with project.read() as session:
+        key = agreement_cache.input_key("project", report_inputs(session), options)
         cached = agreement_cache.lookup(session, "project", key)
         if cached is not None:
             return cached
@@ -147,6 +159,7 @@ def release_report(project: Project, released: Collection[str]) -> dict[str, Any
     """
     seed = project.setting(DEID_SEED)
     keep = sorted(released)
+    _refresh(project, fill=False)
     with project.read() as session:
         key = agreement_cache.input_key("release", [seed, keep, input_rows(session, keep)])
         cached = agreement_cache.lookup(session, "release", key)
@@ -171,8 +184,8 @@ def input_rows(session: Session, case_ids: Collection[str] | None = None) -> lis
     A case's current revision is named by its content hash (draft and images); an
     annotation's submitted labels change only with its version, state or submission time
     (every ORM update bumps ``version``); people by name and roles; for named cases, every
-    annotator's counts of work too. Reading these is a fraction of decoding every draft and
-    label map, so an unchanged project is answered from the cache quickly.
+    annotator's counts of work too. Without ``case_ids`` it reads every case and annotation:
+    the project-wide cached reports are keyed by :func:`report_inputs` instead.
     """
     case_query = (
         select(Case.id, Case.case_id, Case.state, Case.state_reason, Case.version,
@@ -217,7 +230,14 @@ def forget_cached_report(project: Project) -> None:
 # --- point estimates from stored per-case statistics (issue 27) ---------------------------
 
 TOTALS_PK = uuid.UUID(int=0)  # the agreement_stats row holding the sum of every case's row
+# The row whose key is the XOR of a hash of (case id, key) over every case's row: with the
+# marks, what the cached reports are keyed by (see report_inputs).
+INPUTS_PK = uuid.UUID(int=1)
+RESERVED = (TOTALS_PK, INPUTS_PK)
 _CHUNK = 500
+# A case's work is read through the table (only case work has a case): Annotation's own
+# ``kind`` filter leads SQLite to the (kind, state) index, every case's work, not these.
+_WORK = RatedWork.__table__.c
 
 
 @lru_cache(maxsize=1)
@@ -226,60 +246,64 @@ def _stats_code() -> str:
     return agreement_cache.input_key("case_stats", None)
 
 
-def case_keys(session: Session) -> dict[str, str]:
-    """Each case's statistics key by its id as text: a hash of what :func:`load_basis` reads
-    of it (state, reason, draft by content hash, active annotations by annotator, state,
-    version and submission time) and of the code. One light query per table, ids and times
-    read as the database's text (no JSON, no UUID or datetime objects)."""
+def _where(column: Any, pks: list[uuid.UUID] | None) -> Iterator[tuple[Any, ...]]:
+    if pks is None:
+        yield ()
+        return
+    for start in range(0, len(pks), _CHUNK):
+        yield (column.in_(pks[start:start + _CHUNK]),)
+
+
+def case_keys(session: Session, pks: list[uuid.UUID] | None = None) -> dict[uuid.UUID, str]:
+    """Each case's statistics key (of ``pks``, else of every case): a hash of what
+    :func:`load_basis` reads of it (case id, state, reason, draft by content hash; the
+    active annotations' annotator, state, submission time and submitted labels) and of the
+    code. Read for the marked cases only, except by :func:`unmarked`."""
     code = _stats_code()
-    parts: dict[str, list[str]] = {}
-    for pk, case_id, state, reason, content_hash in session.execute(
-        select(cast(Case.id, String), Case.case_id, Case.state, Case.state_reason,
-               CaseRevision.content_hash)
-        .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
-    ):
-        parts[pk] = [code, case_id, state, reason or "", content_hash or ""]
-    for case_pk, annotator, state, version, submitted_at in session.execute(
-        select(cast(Annotation.case_pk, String), cast(Annotation.annotator_id, String),
-               Annotation.state, Annotation.version, cast(Annotation.submitted_at, String))
-        .where(Annotation.withdrawn_at.is_(None), Annotation.repeat_of.is_(None),
-               Annotation.kind == "case")
-        .order_by(Annotation.case_pk, Annotation.annotator_id)
-    ):
-        found = parts.get(case_pk)
-        if found is not None:
-            found.append(f"{annotator}/{state}/{version}/{submitted_at}")
+    parts: dict[uuid.UUID, list[str]] = {}
+    for where in _where(Case.id, pks):
+        for pk, case_id, state, reason, content_hash in session.execute(
+            select(Case.id, Case.case_id, Case.state, Case.state_reason,
+                   CaseRevision.content_hash)
+            .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id).where(*where)
+        ):
+            parts[pk] = [code, case_id, state, reason or "", content_hash or ""]
+    for where in _where(_WORK.case_pk, pks):
+        for case_pk, annotator, state, submitted_at, labels in session.execute(
+            select(_WORK.case_pk, _WORK.rater_id, _WORK.state, _WORK.submitted_at,
+                   _WORK.submitted)
+            .where(_WORK.withdrawn_at.is_(None), _WORK.repeat_of.is_(None),
+                   _WORK.case_pk.is_not(None), *where)
+            .order_by(_WORK.case_pk, _WORK.rater_id)
+        ):
+            found = parts.get(case_pk)
+            if found is not None:
+                found.append(f"{annotator}/{state}/{submitted_at}/"
+                             + json.dumps(labels, sort_keys=True, default=str))
     return {pk: hashlib.sha256("\x1f".join(p).encode()).hexdigest() for pk, p in parts.items()}
 
 
-def _stored(session: Session, pks: list[uuid.UUID] | None = None) -> dict[str, str]:
-    """The stored statistics keys by case id as text (of ``pks``, else of every case)."""
-    query = select(cast(AgreementStats.case_pk, String), AgreementStats.key).where(
-        AgreementStats.case_pk != TOTALS_PK)
-    if pks is None:
-        return {pk: key for pk, key in session.execute(query)}
-    out: dict[str, str] = {}
-    for start in range(0, len(pks), _CHUNK):
-        out.update((pk, key) for pk, key in session.execute(
-            query.where(AgreementStats.case_pk.in_(pks[start:start + _CHUNK]))))
-    return out
+def _digest(pk: uuid.UUID, key: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{pk.hex}:{key}".encode()).digest(), "big")
 
 
-def _totals(session: Session, lock: bool = False) -> tuple[str | None, dict[str, Any]]:
-    """The stored sum's key and statistics (``lock``: held until the transaction ends)."""
-    query = select(AgreementStats.key, AgreementStats.stats).where(
-        AgreementStats.case_pk == TOTALS_PK)
-    row = session.execute(query.with_for_update() if lock else query).first()
-    return (None, {}) if row is None else (row[0], dict(row[1] or {}))
+def _reserved(session: Session, lock: bool = False) -> tuple[str | None, dict[str, Any], int]:
+    """The stored code key, sum and inputs hash (``lock``: held until the transaction ends)."""
+    query = select(AgreementStats.case_pk, AgreementStats.key, AgreementStats.stats).where(
+        AgreementStats.case_pk.in_(RESERVED))
+    rows = {pk: (key, stats) for pk, key, stats in
+            session.execute(query.with_for_update() if lock else query)}
+    code, totals = rows.get(TOTALS_PK, (None, {}))
+    inputs = rows.get(INPUTS_PK)
+    return code, dict(totals or {}), int(inputs[0], 16) if inputs else 0
 
 
-def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
-    out: dict[uuid.UUID, dict[str, Any]] = {}
-    for start in range(0, len(pks), _CHUNK):
-        chunk = pks[start:start + _CHUNK]
-        out.update((pk, stats) for pk, stats in session.execute(
-            select(AgreementStats.case_pk, AgreementStats.stats)
-            .where(AgreementStats.case_pk.in_(chunk))))
+def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, tuple[str, dict[str, Any]]]:
+    out: dict[uuid.UUID, tuple[str, dict[str, Any]]] = {}
+    for where in _where(AgreementStats.case_pk, pks):
+        out.update((pk, (key, stats)) for pk, key, stats in session.execute(
+            select(AgreementStats.case_pk, AgreementStats.key, AgreementStats.stats)
+            .where(*where)))
     return out
 
 
@@ -290,55 +314,84 @@ def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, di
         chunk = pks[start:start + _CHUNK]
         by_id = {c.id: c for c in session.scalars(select(Case).where(Case.id.in_(chunk)))}
         cases = [by_id[pk] for pk in chunk if pk in by_id]
-        active = list(session.scalars(select(Annotation).where(
-            Annotation.withdrawn_at.is_(None), Annotation.case_pk.in_(chunk))))
+        active = [a for a in session.scalars(select(RatedWork).where(
+            RatedWork.withdrawn_at.is_(None), _WORK.case_pk.in_(chunk)))
+            if isinstance(a, Annotation)]
         for case, record in zip(cases, _records(session, cases, active), strict=True):
             contributing = build_basis([record]).cases
             out[case.id] = case_stats(contributing[0]) if contributing else {}
     return out
 
 
-def _fresh(session: Session, pks: list[str]) -> dict[str, dict[str, Any]]:
-    """:func:`_case_stats_of` by case id as text."""
-    computed = _case_stats_of(session, [uuid.UUID(pk) for pk in pks])
-    return {pk: computed.get(uuid.UUID(pk), {}) for pk in pks}
+def _read_stale(session: Session, whole: bool) -> tuple[
+        dict[uuid.UUID, uuid.UUID], dict[uuid.UUID, str], dict[uuid.UUID, dict[str, Any]]]:
+    """The marks, then the keys and fresh statistics of the marked cases (``whole``: of every
+    case). The marks are read first: a write after them is marked again, with a new token."""
+    seen = agreement_stale.marked(session.connection())
+    pks = list(seen)
+    if whole:
+        pks = list(dict.fromkeys([*session.scalars(select(Case.id)), *pks]))
+    keys = case_keys(session, pks)
+    return seen, keys, _case_stats_of(session, list(keys))
 
 
 def _apply(
-    session: Session, current: dict[str, str], seen: dict[str, str],
-    fresh: dict[str, dict[str, Any]], whole: bool,
+    session: Session, seen: dict[uuid.UUID, uuid.UUID], keys: dict[uuid.UUID, str],
+    fresh: dict[uuid.UUID, dict[str, Any]], whole: bool,
 ) -> dict[str, Any]:
     """Write the statistics computed from a read snapshot, in one write transaction.
 
-    ``seen`` are the stored keys the snapshot had for the cases in ``fresh`` (recomputed)
-    and those gone; a case whose stored row another caller changed meanwhile is left to
-    it. The sum row is locked first and always equals the sum of the stored case rows.
+    ``seen`` are the marks the snapshot read; a mark whose token changed since (the case
+    was written again) or that is gone (another caller applied it) is left alone. The sum
+    row is locked first and always equals the sum of the stored case rows; the inputs row
+    the XOR of their hashes.
     """
-    key, totals = _totals(session, lock=True)
-    if whole or key != _stats_code():
-        session.execute(delete(AgreementStats))
-        totals, now = {}, {}
+    conn = session.connection()
+    code, totals, inputs = _reserved(session, lock=True)
+    if whole or code != _stats_code():
         if not whole:  # another version of the code wrote the rows meanwhile: all afresh
-            fresh = _fresh(session, list(current))
-        seen = {}
+            seen, keys, fresh = _read_stale(session, whole=True)
+        session.execute(delete(AgreementStats))
+        totals, inputs, old = {}, 0, {}
+        handle = list(dict.fromkeys([*keys, *seen]))
+        cleared = seen
     else:
-        now = _stored(session, [uuid.UUID(pk) for pk in seen.keys() | fresh.keys()])
-    write = {pk: stats for pk, stats in fresh.items() if now.get(pk) == seen.get(pk)}
-    gone = [pk for pk in seen if pk not in current and now.get(pk) == seen[pk]]
-    old = [uuid.UUID(pk) for pk in [*write, *gone] if pk in now]
-    for stats in _rows(session, old).values():
-        totals = add_stats(totals, stats, -1)
-    for stats in write.values():
-        totals = add_stats(totals, stats)
-    touched = [uuid.UUID(pk) for pk in [*write, *gone]] + [TOTALS_PK]
-    for start in range(0, len(touched), _CHUNK):
-        session.execute(delete(AgreementStats).where(
-            AgreementStats.case_pk.in_(touched[start:start + _CHUNK])))
+        now = agreement_stale.marked(conn, list(seen))
+        handle = [pk for pk, token in seen.items() if now.get(pk) == token]
+        old = _rows(session, handle)
+        cleared = {pk: seen[pk] for pk in handle}
+    for pk in handle:
+        if pk in old:
+            totals = add_stats(totals, old[pk][1], -1)
+            inputs ^= _digest(pk, old[pk][0])
+        if pk in keys:
+            totals = add_stats(totals, fresh[pk])
+            inputs ^= _digest(pk, keys[pk])
+    for where in _where(AgreementStats.case_pk, [*handle, *RESERVED]):
+        session.execute(delete(AgreementStats).where(*where))
     session.execute(insert(AgreementStats), [
-        {"case_pk": uuid.UUID(pk), "key": current[pk], "stats": stats}
-        for pk, stats in write.items()
-    ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals}])
+        {"case_pk": pk, "key": keys[pk], "stats": fresh[pk]} for pk in handle if pk in keys
+    ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals},
+         {"case_pk": INPUTS_PK, "key": f"{inputs:064x}", "stats": {}}])
+    agreement_stale.clear(conn, cleared)
     return totals
+
+
+def _refresh(project: Project, fill: bool = True) -> tuple[dict[str, Any], int]:
+    """Bring the stored statistics up to date: the marked cases recomputed (every case if
+    the stored ones are from other code or missing; with ``fill`` only). Returns the sum and
+    the number of cases recomputed. The caller checks that the actor is a curator."""
+    with project.read() as session:
+        code, totals, _inputs = _reserved(session)
+        whole = code != _stats_code()
+        if whole and not fill:
+            return totals, 0
+        seen, keys, fresh = _read_stale(session, whole)
+    if not (seen or whole):
+        return totals, 0
+    with project.tx() as session:
+        totals = _apply(session, seen, keys, fresh, whole)
+    return totals, len(keys)
 
 
 def point_estimates(
@@ -346,9 +399,10 @@ def point_estimates(
 ) -> dict[str, Any]:
     """Every family's coefficients as point estimates, without intervals (issue 27).
 
-    Summed from the per-case statistics stored in ``agreement_stats``: only the cases whose
-    inputs changed since the last call are recomputed, so after one more submission this
-    reads the stored sum and recomputes one case. The values equal the full report's
+    Summed from the per-case statistics stored in ``agreement_stats``: only the cases the
+    writers marked stale since the last call (``agreement_stale``) are recomputed, so after
+    one more submission this reads the stored sum and the mark and recomputes one case,
+    whatever the project's size. The values equal the full report's
     (:func:`agreement_report`, which adds the bootstrap intervals and every other figure;
     the GUI shows these first and the report when it is ready). Curators only.
     Returns ``{"families": [{"id", "title", "level", "n_units", "coefficients"}],
@@ -356,16 +410,36 @@ def point_estimates(
     """
     with project.read() as session:
         require(session, actor, Action.READ_AGREEMENT)
-        key, totals = _totals(session)
-        whole = key != _stats_code()
-        current, stored = case_keys(session), ({} if whole else _stored(session))
-        changed = [pk for pk, k in current.items() if stored.get(pk) != k]
-        gone = [pk for pk in stored if pk not in current]
-        if changed or gone or whole:
-            fresh = _fresh(session, changed)
-            seen = {pk: stored[pk] for pk in [*changed, *gone] if pk in stored}
-    if changed or gone or whole:
-        with project.tx() as session:
-            require(session, actor, Action.READ_AGREEMENT)
-            totals = _apply(session, current, seen, fresh, whole)
-    return {"families": estimates(totals, options), "recomputed": len(changed)}
+    totals, recomputed = _refresh(project)
+    return {"families": estimates(totals, options), "recomputed": recomputed}
+
+
+def report_inputs(session: Session) -> list[Any]:
+    """What the cached reports are keyed by, without reading every case: the marks (case
+    and token: what changed since the statistics were last brought up to date), then the
+    XOR of the stored case keys (everything before), and people by name and roles."""
+    marks = sorted(f"{pk.hex}:{token.hex}"
+                   for pk, token in agreement_stale.marked(session.connection()).items())
+    inputs = session.execute(select(AgreementStats.key).where(
+        AgreementStats.case_pk == INPUTS_PK)).scalar()
+    users = session.execute(
+        select(User.id, User.name, UserRole.role)
+        .outerjoin(UserRole, UserRole.user_id == User.id)
+        .order_by(User.name, UserRole.role)
+    ).all()
+    return [marks, inputs, [list(map(str, row)) for row in users]]
+
+
+def unmarked(session: Session) -> list[uuid.UUID]:
+    """Cases whose statistics key differs from the stored row's but that no writer marked:
+    a writer that forgot to mark (the safety net; reads every case: tests, not the app)."""
+    code, _totals, _inputs = _reserved(session)
+    if code != _stats_code():
+        return []  # every case is recomputed next time anyway
+    current = case_keys(session)
+    stored = {pk: key for pk, key in session.execute(
+        select(AgreementStats.case_pk, AgreementStats.key)
+        .where(AgreementStats.case_pk.not_in(RESERVED)))}
+    marks = agreement_stale.marked(session.connection())
+    return sorted((pk for pk in current.keys() | stored.keys()
+                   if current.get(pk) != stored.get(pk) and pk not in marks), key=str)

@@ -1,8 +1,9 @@
 """The agreement report cached by a hash of its inputs (issue 14: < 0.3 s when unchanged).
 
-The key hashes everything the report is computed from (the rows of cases, revisions,
-annotations and people it reads, by content hash and row version: see
-``services.agreement.input_rows``), the report options, and the source of the code that
+The key hashes what identifies everything the report is computed from without reading every
+case (the cases the writers marked stale since the statistics were last brought up to date,
+with their tokens, the XOR of every case's statistics key before that, and the people: see
+``services.agreement.report_inputs``), the report options, and the source of the code that
 computes it, so a changed label, option or statistic never serves a stale report. The cache
 is a project setting (one row per kind of report), so it lives in the store on both back
 ends.

@@ -10,7 +10,8 @@ desk is the same number the command line prints. What no other command shows (pe
 annotator: work in progress and median active time; stuck work; submissions per day; the
 progress of every kind of rated work) is read here, one aggregate query per question,
 never a query per case. Everything is read in ``project.read()``; the agreement report
-fills its cache the first time it is computed, as ``agreement`` does.
+fills its cache the first time it is computed, as ``agreement`` does, and first brings the
+statistics of the cases marked stale since up to date (its cache is keyed by them).
 
 Seniors see the desk (``Action.VIEW_DESK``); the agreement headline is the curator's only
 (``Action.READ_AGREEMENT``): an adjudicator's snapshot says so instead of a figure.

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.errors import ProjectError
+from annotator.store.agreement_stale import keep_marks
 from annotator.store.chain import chain_new_entries
 from annotator.store.counts import keep_counts
 from annotator.store.repeats import hide_repeats
@@ -78,6 +79,7 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     event.listen(factory, "before_flush", chain_new_entries)
     hide_repeats(factory)
     keep_counts(factory)
+    keep_marks(factory)
     return factory
 
 

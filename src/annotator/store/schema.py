@@ -587,13 +587,25 @@ class ImageReview(Base):
 
 
 class AgreementStats(Base):
-    """A case's agreement sufficient statistics per label family (issue 27), keyed by a hash
-    of what they are computed from (the case's state, draft and active annotations), so a
-    stale row is recognised and recomputed; the row with the nil ``case_pk`` holds their sum.
-    Derived data: dropping every row only costs one full recomputation. No foreign key: a
-    row outliving its case is found stale and subtracted from the sum."""
+    """A case's agreement sufficient statistics per label family (issue 27), with a hash of
+    what they were computed from (the case's state, draft and active annotations); the
+    writers mark a case stale (``AgreementStale``) and the next call recomputes it. The row
+    with the nil ``case_pk`` holds their sum, the one with ``case_pk`` 1 the XOR of every
+    case row's hash (what the cached reports are keyed by). Derived data: dropping every row
+    only costs one full recomputation. No foreign key: a row outliving its (marked) case is
+    subtracted from the sum."""
 
     __tablename__ = "agreement_stats"
     case_pk: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     key: Mapped[str] = mapped_column(String(64))
     stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class AgreementStale(Base):
+    """A case whose agreement statistics are stale (issue 27): every write that changes what
+    they are computed from marks the case in its own transaction (store.agreement_stale).
+    The token changes with every mark, so a reader clears only a mark it has seen."""
+
+    __tablename__ = "agreement_stale"
+    case_pk: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    token: Mapped[uuid.UUID] = mapped_column(Uuid)

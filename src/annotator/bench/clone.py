@@ -3,15 +3,18 @@
 ``bench-scale`` builds 1,000 cases through the services (:mod:`annotator.bench.synth`), then
 calls :func:`clone_cases` to copy every row that belongs to those cases (the case, its
 revisions and images, rated work, decisions, review records, reviewer letters and history)
-once per extra thousand, with new ids throughout. Each copy is one more "site": its cases get
-new case ids (``bench-01001`` ...) and its three annotators are new users (``Dr Bench 01 ·
-site 002``), so an annotator's own queue stays the size a physician really works through,
+once per extra thousand, with new ids throughout, and the bench's SME review items
+(``bench-NNNNN-sme``, :mod:`annotator.bench.sme_items`) with their tasks and verdicts. Each
+copy is one more "site": its cases and SME items get new ids (``bench-01001`` ...) and its
+three annotators are new users (``Dr Bench 01 · site 002``), so an annotator's own queues
+stay the size a physician really works through,
 while the curator's and the seniors' views (status, review queue, agreement, export) grow
 with the project. Images are the same content, which the content-addressed store keeps once.
 History rows are appended to the hash chain in their original order, so ``history-verify``
 still passes and ``repair --dry-run`` finds nothing to repair (the project counters are
 recounted once after the copies, which bypass the ORM, and each copy marks its cases' agreement
-statistics stale).
+statistics stale). On a walled PostgreSQL store each new user gets a login role of their own,
+as ``users add`` gives one.
 """
 
 from __future__ import annotations
@@ -31,10 +34,13 @@ from sqlalchemy.types import JSON, String, Text, Uuid
 from annotator.errors import ProjectError
 from annotator.store import agreement_stale, counts
 from annotator.store.chain import GENESIS, HEAD_ID, row_hash
+from annotator.store.db_roles import create_login, walled
 from annotator.store.project import Project
 from annotator.store.schema import Base
 
 CASE_ID = re.compile(r"bench-(\d{5})(?!\d)")
+SME_ITEM = re.compile(r"bench-\d{5}-sme")
+UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 ANNOTATOR = re.compile(r"Dr Bench (\d{2})(?![\d ])")
 CHUNK = 5_000  # rows per INSERT batch
 TABLES = Base.metadata.tables
@@ -47,6 +53,7 @@ class BaseRows:
     cases: int
     tables: list[tuple[Table, list[dict[str, Any]]]]
     history: list[dict[str, Any]]  # in chain order
+    sme_positions: int  # the highest position of the cloned SME items
 
 
 def clone_cases(project: Project, target_cases: int,
@@ -63,6 +70,9 @@ def clone_cases(project: Project, target_cases: int,
     for copy in range(1, copies):
         with project.tx() as session:
             _write_copy(session.connection(), base, copy)
+            if walled(session):
+                for user in base.tables[0][1]:
+                    create_login(session, _renamer(base.cases, copy)(user["name"]))
         if copy % 5 == 0 or copy == copies - 1:
             say(f"cloned {(copy + 1) * base.cases}/{target_cases} cases")
     with project.tx() as session:  # the copies bypassed the ORM: count them once, at the end
@@ -80,10 +90,18 @@ def _read_base(conn: Connection) -> BaseRows:
         raise ProjectError("only a bench project (cases bench-NNNNN) can be cloned")
     revisions = _rows(conn, tables["case_revisions"], "case_pk", case_pks)
     revision_pks = {r["id"] for r in revisions}
-    # The bench's annotators by their generated names (the curator and senior are shared).
-    users = [dict(r._mapping) for r in conn.execute(select(TABLES["users"]))
-             if ANNOTATOR.fullmatch(r.name)]
+    # The bench's annotators by their generated names (the curator and senior are shared);
+    # a copy's people get their logins (and passwords) anew.
+    users = [dict(r._mapping, db_role=None, password_hash=None)
+             for r in conn.execute(select(TABLES["users"])) if ANNOTATOR.fullmatch(r.name)]
     cloned_users = {r["id"] for r in users}
+    # The bench's SME items and tasks (the benchmarks they are reviewed against are shared).
+    items = [dict(r._mapping) for r in conn.execute(select(tables["sme_items"]))
+             if SME_ITEM.fullmatch(r.item_id)]
+    tasks = _rows(conn, tables["sme_tasks"], "item_pk", {r["id"] for r in items})
+    task_pks = {r["id"] for r in tasks}
+    work = _rows(conn, tables["rated_work"], "case_pk", case_pks) \
+        + _rows(conn, tables["rated_work"], "task_id", task_pks)
     ordered: list[tuple[Table, list[dict[str, Any]]]] = [
         (tables["users"], users),
         (tables["user_roles"], _rows(conn, tables["user_roles"], "user_id", cloned_users)),
@@ -94,14 +112,26 @@ def _read_base(conn: Connection) -> BaseRows:
         (tables["review_records"], _rows(conn, tables["review_records"], "case_pk", case_pks)),
         (tables["reviewer_letters"],
          _rows(conn, tables["reviewer_letters"], "case_pk", case_pks)),
-        (tables["rated_work"], _rows(conn, TABLES["rated_work"], "case_pk", case_pks)),
+        (tables["sme_items"], items),
+        (tables["sme_tasks"], tasks),
+        (tables["rated_work"], work),
         (tables["decisions"], _rows(conn, tables["decisions"], "case_pk", case_pks)),
     ]
     history_table = TABLES["history"]
+    work_pks = {r["id"] for r in work}
+    tasks_text = {str(t) for t in task_pks}
+    item_ids = {r["item_id"] for r in items}
+
+    def cloned(row: dict[str, Any]) -> bool:  # a base case's, or the bench SME review's
+        detail = row["detail"] if isinstance(row["detail"], dict) else {}
+        return (row["case_pk"] in case_pks or row["annotation_id"] in work_pks
+                or detail.get("task") in tasks_text
+                or (row["action"] == "sme_item_imported" and row["key"] in item_ids))
+
     history = [dict(r._mapping) for r in conn.execute(
-        select(history_table).where(history_table.c.case_pk.is_not(None))
-        .order_by(history_table.c.seq))]
-    return BaseRows(len(cases), ordered, [h for h in history if h["case_pk"] in case_pks])
+        select(history_table).order_by(history_table.c.seq))]
+    positions = max((r["position"] for r in items), default=0)
+    return BaseRows(len(cases), ordered, [h for h in history if cloned(h)], positions)
 
 
 def _rows(conn: Connection, table: Table, column: str, keys: set[Any]) -> list[dict[str, Any]]:
@@ -115,10 +145,19 @@ def _write_copy(conn: Connection, base: BaseRows, copy: int) -> None:
             if isinstance(column.type, Uuid) and column.name == "id":
                 ids.update((r["id"], uuid.uuid4()) for r in rows)
     rename = _renamer(base.cases, copy)
+    named = {str(old): str(new) for old, new in ids.items()}  # ids inside JSON, as text
+
+    def clone(row: dict[str, Any], kinds: dict[str, str]) -> dict[str, Any]:
+        out = _clone_row(row, kinds, ids, lambda text: UUID_TEXT.sub(
+            lambda m: named.get(m[0], m[0]), rename(text)))
+        if "position" in out and "item_id" in out:  # SME items: each copy after the last
+            out["position"] += copy * base.sme_positions
+        return out
+
     for table, rows in base.tables:
         kinds = _column_kinds(table)
-        _insert(conn, table, (_clone_row(r, kinds, ids, rename) for r in rows))
-    _append_history(conn, base.history, _column_kinds(TABLES["history"]), ids, rename)
+        _insert(conn, table, (clone(r, kinds) for r in rows))
+    _append_history(conn, base.history, _column_kinds(TABLES["history"]), clone)
     # The copies bypass the ORM: their agreement statistics are marked stale here.
     cases = next(rows for table, rows in base.tables if table.name == "cases")
     agreement_stale.mark(conn, (ids[r["id"]] for r in cases))
@@ -173,13 +212,15 @@ def _insert(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> N
         conn.execute(insert(table), batch)
 
 
-def _append_history(conn: Connection, history: list[dict[str, Any]], kinds: dict[str, str],
-                    ids: dict[Any, uuid.UUID], rename: Callable[[str], str]) -> None:
+def _append_history(
+    conn: Connection, history: list[dict[str, Any]], kinds: dict[str, str],
+    clone: Callable[[dict[str, Any], dict[str, str]], dict[str, Any]],
+) -> None:
     """Append the copy's history after the chain head, hashed as the app hashes a row."""
     seq, last = _head(conn)
     rows = []
     for original in history:
-        row = _clone_row(original, kinds, ids, rename)
+        row = clone(original, kinds)
         row["id"] = uuid.uuid4()
         seq += 1
         row["seq"], row["prev_hash"] = seq, last

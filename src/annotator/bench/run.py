@@ -266,13 +266,15 @@ def _review_queue(project_dir: Path, runs: int) -> dict[str, Any]:
     return figure(times, None, TARGETS["review_queue"])
 
 
-def measure_gui(project_dir: Path, runs: int, keys: list[str]) -> dict[str, Any]:
+def measure_gui(project_dir: Path | str, runs: int, keys: list[str],
+                password: str | None = None) -> dict[str, Any]:
+    """The GUI figures as the first annotator; ``password``: their team store login's."""
     user = annotator_names(ANNOTATORS)[0]
     starts, bases = [], []
     switches: dict[str, list[float]] = {"first": [], "thumbs": [], "blocked": [], "list": []}
     for _ in range(runs):
         start = time.time()
-        probe = _gui_child(["--project", str(project_dir), "--as", user])
+        probe = _gui_child(["--project", str(project_dir), "--as", user], password)
         starts.append(probe["first_image_at"] - start)
         for key, values in probe["switches"].items():
             switches[key] += values
@@ -291,9 +293,11 @@ def measure_gui(project_dir: Path, runs: int, keys: list[str]) -> dict[str, Any]
     return {k: v for k, v in out.items() if k in keys or k == "gui_blocked_max_s"}
 
 
-def _gui_child(args: list[str]) -> dict[str, Any]:
-    return _child(args, module="annotator.gui.bench_probe", what="GUI bench probe",
-                  env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+def _gui_child(args: list[str], password: str | None = None) -> dict[str, Any]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    if password is not None:  # as the command line takes it: never in argv
+        env["ANNOTATOR_PASSWORD"] = password
+    return _child(args, module="annotator.gui.bench_probe", what="GUI bench probe", env=env)
 
 
 def format_table(results: dict[str, Any]) -> str:

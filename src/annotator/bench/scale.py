@@ -12,6 +12,7 @@ largest size over the smallest (the issue's target: at most 1.5x).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -19,11 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from annotator.bench import pg_stores
 from annotator.bench.clone import clone_cases
 from annotator.bench.run import ANNOTATORS, machine, measure_gui
-from annotator.bench.synth import build_bench_project
+from annotator.bench.synth import CURATOR, SENIOR, annotator_names, build_bench_project
 from annotator.errors import ProjectError
-from annotator.store.project import open_project
+from annotator.store.project import login_location, open_project
 
 BASE_CASES = 1000
 TARGETS = {  # seconds; export_100 is a ratio to copying (see docs/performance.md)
@@ -32,6 +34,9 @@ TARGETS = {  # seconds; export_100 is a ratio to copying (see docs/performance.m
     "sme_queue": 0.3, "status": 0.5, "desk_figures": 0.5, "case_history": 0.05,
     "agreement_incremental": 1.0,
 }
+# The people the figures act as: on PostgreSQL each measured through their own login role.
+MEASURED = (CURATOR, SENIOR, annotator_names(ANNOTATORS)[0])
+LOGINS_ENV = "ANNOTATOR_BENCH_LOGINS"  # {person: [db_role, password]} for the child
 GUI_FIGURES = ("startup_first_case", "case_switch_first_image", "case_list_refresh")
 
 
@@ -46,37 +51,74 @@ def base_size(sizes: list[int]) -> int:
 
 def run_scale(
     sizes: list[int], *, workdir: Path, runs: int = 3,
-    progress: Callable[[str], None] | None = None, gui: bool = True,
+    progress: Callable[[str], None] | None = None, gui: bool = True, store: str | None = None,
 ) -> dict[str, Any]:
-    """Build (or reuse) a project per size under ``workdir`` and measure every figure."""
+    """Build (or reuse) a project per size under ``workdir``, or a database per size on the
+    PostgreSQL server of ``store`` (:mod:`annotator.bench.pg_stores`), and measure every
+    figure; on PostgreSQL each as its person's own login, with row-level security on."""
     say = progress or (lambda _text: None)
     sizes = sorted(set(sizes))
     base = base_size(sizes)
     workdir.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {"machine": machine(), "base_cases": base}
+    for size in sizes:
+        if store is not None and pg_stores.is_postgres(store):
+            location = _pg_project(store, base, size, say)
+            logins = pg_stores.measuring_logins(location, MEASURED)
+        elif store is not None:
+            raise ProjectError(f"--store takes a postgresql:// URL, not {store!r}")
+        else:
+            location, logins = str(_folder_project(workdir, base, size, say)), {}
+        say(f"measuring {size} cases")
+        figures = _child(location, runs, logins)
+        if gui:
+            figures.update(_gui_figures(location, runs, logins))
+        results[str(size)] = figures
+    results["growth"] = growth(results, sizes)
+    return results
+
+
+def _folder_project(workdir: Path, base: int, size: int, say: Callable[[str], None]) -> Path:
     base_dir = workdir / f"base-{base}"
     if not (base_dir / "project.sqlite").exists():
         say(f"building the {base}-case base through the services in {base_dir} (once)")
         shutil.rmtree(base_dir, ignore_errors=True)
-        build_bench_project(str(base_dir), base, ANNOTATORS, progress=say)
-    results: dict[str, Any] = {"machine": machine(), "base_cases": base}
-    for size in sizes:
-        folder = workdir / f"project-{size}"
-        if not (folder / "project.sqlite").exists():
-            say(f"growing a copy of the base to {size} cases")
-            shutil.rmtree(folder, ignore_errors=True)
-            shutil.copytree(base_dir, folder)
-            project = open_project(str(folder), create=False, backup=False)
-            try:
-                clone_cases(project, size, progress=say)
-            finally:
-                project.close()
-        say(f"measuring {size} cases")
-        figures = _child(folder, runs)
-        if gui:
-            figures.update(_gui_figures(folder, runs))
-        results[str(size)] = figures
-    results["growth"] = growth(results, sizes)
-    return results
+        build_bench_project(str(base_dir), base, ANNOTATORS, progress=say, sme=True)
+    folder = workdir / f"project-{size}"
+    if not (folder / "project.sqlite").exists():
+        say(f"growing a copy of the base to {size} cases")
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(base_dir, folder)
+        _grow(str(folder), size, say)
+    return folder
+
+
+def _pg_project(store: str, base: int, size: int, say: Callable[[str], None]) -> str:
+    """The database of ``size`` cases (built when missing): a copy of the base's, grown."""
+    base_db = pg_stores.bench_name(store, f"base_{base}")
+    if not pg_stores.exists(store, base_db):
+        say(f"building the {base}-case base through the services in database {base_db} (once)")
+        part = base_db + pg_stores.PART
+        pg_stores.create_empty(store, part)
+        build_bench_project(pg_stores.database_url(store, part), base, ANNOTATORS,
+                            progress=say, sme=True)
+        pg_stores.rename(store, part, base_db)
+    name = pg_stores.bench_name(store, str(size))
+    if not pg_stores.exists(store, name):
+        say(f"growing a copy of the base to {size} cases in database {name}")
+        part = name + pg_stores.PART
+        pg_stores.copy_of(store, base_db, part)
+        _grow(pg_stores.database_url(store, part), size, say)
+        pg_stores.rename(store, part, name)
+    return pg_stores.database_url(store, name)
+
+
+def _grow(location: str, size: int, say: Callable[[str], None]) -> None:
+    project = open_project(location, create=False, backup=False)
+    try:
+        clone_cases(project, size, progress=say)
+    finally:
+        project.close()
 
 
 def growth(results: dict[str, Any], sizes: list[int]) -> dict[str, float | None]:
@@ -95,19 +137,27 @@ def growth(results: dict[str, Any], sizes: list[int]) -> dict[str, float | None]
     return out
 
 
-def _child(folder: Path, runs: int) -> dict[str, Any]:
+def _child(location: str, runs: int, logins: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    env = dict(os.environ, **{LOGINS_ENV: json.dumps(logins)})  # passwords: never in argv
     done = subprocess.run(
-        [sys.executable, "-m", "annotator.bench.scale_child", str(folder), str(runs)],
-        capture_output=True, text=True, check=False)
+        [sys.executable, "-m", "annotator.bench.scale_child", location, str(runs)],
+        capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise ProjectError(f"bench-scale measurement failed: {done.stderr.strip()[-2000:]}")
     answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return answer
 
 
-def _gui_figures(folder: Path, runs: int) -> dict[str, Any]:
+def _gui_figures(location: str, runs: int, logins: dict[str, tuple[str, str]]
+                 ) -> dict[str, Any]:
+    """``annotator bench``'s probe, as the first annotator (through their login on
+    PostgreSQL)."""
+    login = logins.get(annotator_names(ANNOTATORS)[0])
+    if login is not None:
+        location = login_location(location, login[0])
     try:
-        found = measure_gui(folder, runs, list(GUI_FIGURES))  # ``annotator bench``'s probe
+        found = measure_gui(location, runs, list(GUI_FIGURES),
+                            password=None if login is None else login[1])
     except RuntimeError as exc:
         return {"gui": {"error": str(exc)[:2000]}}
     out: dict[str, Any] = {}

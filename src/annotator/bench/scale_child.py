@@ -2,17 +2,26 @@
 
 ``python -m annotator.bench.scale_child PROJECT RUNS`` prints one JSON line: each figure
 ``{"median_s", "min_s", "max_s", "runs", "target_s"}`` and the process's ``peak_rss_mb``.
+
+Each figure acts as the person who sees it: the first annotator (their case list, edits,
+submissions and SME queue), the senior (the review queue), the curator (the rest). On a
+PostgreSQL team store each of them connects through their own login role, so row-level
+security applies as to them; ``$ANNOTATOR_BENCH_LOGINS`` gives the logins
+(``{person: [db_role, password]}``) and ``connections`` reports each connection's
+``current_user``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import resource
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,7 +29,7 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.bench.run import ANNOTATORS, timed
-from annotator.bench.scale import TARGETS
+from annotator.bench.scale import LOGINS_ENV, TARGETS
 from annotator.bench.synth import CURATOR, SENIOR, annotator_names
 from annotator.domain.states import CaseState
 from annotator.export.privacy import PrivacyError
@@ -32,8 +41,10 @@ from annotator.services.desk import desk_snapshot
 from annotator.services.export import export_release
 from annotator.services.pixel_review import unresolved
 from annotator.services.review.queue import case_queue_page
+from annotator.services.sme import review as sme_review
 from annotator.services.status import project_status
-from annotator.store.project import Project, open_project
+from annotator.store.db_roles import current_role
+from annotator.store.project import Project, open_as_login, open_project
 from annotator.store.schema import Case, CaseImage
 
 EXPORT_CASES = 100
@@ -58,29 +69,43 @@ class _Marks(dict[str, Any]):
             self.setdefault("rss_after_mb", {})[key] = _rss_mb()
 
 
-def measure(project: Project, runs: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class People:
+    """The connections the figures are measured through, one per person (one project for
+    all on SQLite, which has no logins)."""
+
+    annotator: Project
+    senior: Project
+    curator: Project
+
+
+def measure(people: People, runs: int) -> dict[str, Any]:
     user = annotator_names(ANNOTATORS)[0]
-    rows = workspace.case_list(project, user).rows
+    mine, project = people.annotator, people.curator
+    rows = workspace.case_list(mine, user).rows
     untouched = [r.case_id for r in rows if r.state == "assigned" and not r.needs_fix]
     case_id = rows[len(rows) // 2].case_id
     out: dict[str, Any] = _Marks(user_cases=len(rows), rss_after_mb={"start": _rss_mb()})
     out["case_list_refresh"] = _figure(
-        "case_list_refresh", timed(lambda: workspace.case_list(project, user), runs))
+        "case_list_refresh", timed(lambda: workspace.case_list(mine, user), runs))
     filters: list[float] = []
     for show in workspace.FILTERS:
-        filters += timed(partial(workspace.case_list, project, user, show=show), runs)
-    filters += timed(lambda: workspace.case_list(project, user, search="bench-00042"), runs)
+        filters += timed(partial(workspace.case_list, mine, user, show=show), runs)
+    filters += timed(lambda: workspace.case_list(mine, user, search="bench-00042"), runs)
     out["case_filter"] = _figure("case_filter", filters)
-    out["edit_saved"] = _figure("edit_saved", _edits(project, user, untouched or [case_id], runs))
+    out["edit_saved"] = _figure("edit_saved", _edits(mine, user, untouched or [case_id], runs))
     out["review_queue"] = _figure(  # the first page, what the review page reads and shows
-        "review_queue", timed(lambda: case_queue_page(project, SENIOR), runs))
+        "review_queue", timed(lambda: case_queue_page(people.senior, SENIOR), runs))
+    out["user_sme_tasks"] = len(sme_review.queue(mine, user))
+    out["sme_queue"] = _figure(  # the SME page's list: the annotator's own tasks
+        "sme_queue", timed(lambda: sme_review.queue(mine, user), runs))
     out["status"] = _figure("status", timed(lambda: project_status(project), runs))
     out["desk_figures"] = _figure(
         "desk_figures", timed(lambda: desk_snapshot(project, CURATOR), runs))
     out["case_history"] = _figure(
         "case_history", timed(lambda: case_history(project, CURATOR, case_id), runs))
     out["agreement_incremental"] = _figure(
-        "agreement_incremental", _agreement_after_submit(project, user, untouched, runs))
+        "agreement_incremental", _agreement_after_submit(people, user, untouched, runs))
     exported, copied, out["export_100_cases"] = _export_100(project, runs)
     out["export_100"] = _figure("export_100", exported)
     out["export_100_copy"] = _figure("export_100_copy", copied)
@@ -150,29 +175,51 @@ def _edits(project: Project, user: str, cases: list[str], runs: int) -> list[flo
 
 
 def _agreement_after_submit(
-    project: Project, user: str, cases: list[str], runs: int
+    people: People, user: str, cases: list[str], runs: int
 ) -> list[float]:
     """The point estimates right after one more submission: the stored per-case statistics
     summed, the submitted case recomputed (the intervals come later, with the full report)."""
     times: list[float] = []
     rng = random.Random(27)
-    point_estimates(project, CURATOR)  # warm: what the curator last saw
+    point_estimates(people.curator, CURATOR)  # warm: what the curator last saw
     for case_id in cases[1:runs + 1]:
-        _label_fully(project, user, case_id, rng, disagree=0.3)
-        kinds.CASES.submit(project, user, case_id)
+        _label_fully(people.annotator, user, case_id, rng, disagree=0.3)
+        kinds.CASES.submit(people.annotator, user, case_id)
         start = time.perf_counter()
-        point_estimates(project, CURATOR)
+        point_estimates(people.curator, CURATOR)
         times.append(time.perf_counter() - start)
     return times or [float("nan")]
 
 
+def _connect(location: str, logins: dict[str, list[str]]) -> tuple[People, list[Project]]:
+    if not logins:
+        project = open_project(location, create=False, backup=False)
+        return People(project, project, project), [project]
+    user = annotator_names(ANNOTATORS)[0]
+    opened = {name: open_as_login(location, *logins[name]) for name in (user, SENIOR, CURATOR)}
+    return People(opened[user], opened[SENIOR], opened[CURATOR]), list(opened.values())
+
+
+def _connections(people: People) -> dict[str, str]:
+    """Each person's connection's ``current_user`` (PostgreSQL: their login role)."""
+    out = {}
+    for name, project in ((CURATOR, people.curator), (SENIOR, people.senior),
+                          (annotator_names(ANNOTATORS)[0], people.annotator)):
+        with project.read() as session:
+            out[name] = current_role(session)
+    return out
+
+
 def main(argv: list[str]) -> int:
-    folder, runs = Path(argv[0]), int(argv[1])
-    project = open_project(str(folder), create=False, backup=False)
+    location, runs = argv[0], int(argv[1])
+    people, opened = _connect(location, json.loads(os.environ.get(LOGINS_ENV) or "{}"))
     try:
-        out = measure(project, runs)
+        out = measure(people, runs)
+        if not people.curator.is_sqlite:
+            out["connections"] = _connections(people)
     finally:
-        project.close()
+        for project in opened:
+            project.close()
     out["peak_rss_mb"] = _rss_mb()
     print(json.dumps(out))
     return 0

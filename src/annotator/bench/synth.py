@@ -21,6 +21,7 @@ import numpy as np
 from sqlalchemy import select
 
 from annotator.bench.images import dicom_bytes, png_bytes
+from annotator.bench.sme_items import add_sme_review
 from annotator.errors import ProjectError, StateError
 from annotator.resources import demo_cases_dir
 from annotator.services import annotating, kinds
@@ -109,9 +110,11 @@ def _replace_strings(value: Any, mapping: dict[str, str]) -> Any:
 
 
 def build_bench_project(
-    location: str, cases: int, annotators: int, *, progress: Callable[[str], None] | None = None
+    location: str, cases: int, annotators: int, *, progress: Callable[[str], None] | None = None,
+    sme: bool = False,
 ) -> BenchSummary:
-    """Create the synthetic project at ``location`` (a new folder or an empty store)."""
+    """Create the synthetic project at ``location`` (a new folder or an empty store); with
+    ``sme``, also an SME review of generated items (:mod:`annotator.bench.sme_items`)."""
     if cases < 1 or annotators < 2:
         raise ProjectError("bench-project needs at least 1 case and 2 annotators")
     say = progress or (lambda _text: None)
@@ -142,6 +145,9 @@ def build_bench_project(
             except StateError:  # a release check the senior would fix by hand: left in review
                 pass
         say(f"green-lit {green} cases")
+        if sme:
+            items = add_sme_review(project, CURATOR, names, cases, SEED)
+            say(f"SME review: {items} items, two SMEs each, most verdicts submitted")
         return BenchSummary(cases, files, size, len(submitted))
     finally:
         project.close()

@@ -39,6 +39,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--workdir", type=Path, metavar="DIR", default=Path("bench-scale"),
                    help="keep the projects here (default ./bench-scale)")
+    p.add_argument("--store", metavar="URL",
+                   help="a PostgreSQL server (postgresql://owner@host/db): a team store per"
+                   " size, databases <db>_bench_<size>, measured through the people's logins")
     p.add_argument("--no-gui", action="store_true", help="leave out the GUI figures")
     p.set_defaults(func=cmd_bench_scale)
 
@@ -73,6 +76,7 @@ def _sizes(text: str) -> list[int]:
 
 def cmd_bench_scale(args: argparse.Namespace) -> int:
     results = run_scale(args.cases, workdir=args.workdir, runs=args.runs, gui=not args.no_gui,
-                        progress=lambda text: print(text, file=sys.stderr, flush=True))
+                        progress=lambda text: print(text, file=sys.stderr, flush=True),
+                        store=args.store)
     print(json.dumps(results, indent=2) if args.json else format_scale(results))
     return 0

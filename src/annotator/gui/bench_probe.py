@@ -51,7 +51,9 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
 
     app = QApplication(sys.argv[:1])
     app.setStyle("Fusion")
-    project = open_project(project_dir, create=False, backup=False)
+    # A team store's login password as the command line takes it (``ANNOTATOR_PASSWORD``).
+    project = open_project(project_dir, create=False, backup=False,
+                           password=os.environ.get("ANNOTATOR_PASSWORD"))
     window = MainWindow(GuiContext(project, user))
     window.resize(1280, 800)
     window.show_page("annotate")

@@ -61,14 +61,20 @@ class ConflictView:
     decided: dict[str, Any]  # field -> the senior's value
 
 
-def submitted_by_task(session: Session) -> dict[uuid.UUID, dict[str, Verdict]]:
-    """Submitted verdicts (not sent back for re-check), task -> reviewer id (str) -> fields."""
+def submitted_by_task(
+    session: Session, task_id: uuid.UUID | None = None
+) -> dict[uuid.UUID, dict[str, Verdict]]:
+    """Submitted verdicts (not sent back for re-check), task -> reviewer id (str) -> fields;
+    of one task only when ``task_id`` is given."""
     out: dict[uuid.UUID, dict[str, Verdict]] = {}
-    rows = session.scalars(
+    query = (
         select(SmeVerdict)
         .where(SmeVerdict.state == "submitted", SmeVerdict.submitted.is_not(None))
         .order_by(SmeVerdict.created_at, SmeVerdict.id)
     )
+    if task_id is not None:
+        query = query.where(SmeVerdict.task_id == task_id)
+    rows = session.scalars(query)
     for row in rows:
         out.setdefault(row.task_id, {})[str(row.reviewer_id)] = dict(row.submitted or {})
     return out

@@ -95,6 +95,9 @@ def _read_base(conn: Connection) -> BaseRows:
          _rows(conn, tables["reviewer_letters"], "case_pk", case_pks)),
         (tables["rated_work"], _rows(conn, TABLES["rated_work"], "case_pk", case_pks)),
         (tables["decisions"], _rows(conn, tables["decisions"], "case_pk", case_pks)),
+        # The review queue's keys: a copy has the same labels, so the same key (under its
+        # new case id); the writes keep them from then on.
+        (tables["queue_keys"], _rows(conn, tables["queue_keys"], "case_pk", case_pks)),
     ]
     history_table = TABLES["history"]
     history = [dict(r._mapping) for r in conn.execute(

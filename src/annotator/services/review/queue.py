@@ -2,7 +2,9 @@
 
 Reading the queue first records any detection that is missing (a case that entered review
 since), so the queue, ``review --list`` and the page always show stored detections with
-their stored reviewer letters.
+their stored reviewer letters. The case queue's order comes from the keys the writes keep
+(``store.queue_keys``; this module registers their computer), so a page reads its own cases
+only.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import tuple_ as sql_tuple
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.domain.states import CaseState
@@ -118,14 +119,24 @@ def stored(conn: Connection) -> dict[uuid.UUID, tuple[Key, bool]]:
 # -- writing ----------------------------------------------------------------------------------
 
 def write(conn: Connection, keys: Mapping[uuid.UUID, tuple[str, Key | None]]) -> None:
-    """Store ``case -> (case id, key)``; a ``None`` key takes the case out of the queue."""
+    """Store ``case -> (case id, key)``; a ``None`` key takes the case out of the queue.
+
+    An upsert, not a delete and insert: two writers of one case's key (whose commits the
+    history chain's lock already orders) never collide on its primary key."""
+    upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)
     for chunk in _chunks(keys):
-        conn.execute(delete(QueueKey).where(QueueKey.case_pk.in_(chunk)))
+        gone = [pk for pk in chunk if keys[pk][1] is None]
+        if gone:
+            conn.execute(delete(QueueKey).where(QueueKey.case_pk.in_(gone)))
         rows = [{"case_pk": pk, "case_id": keys[pk][0], "grp": key[0], "impact": key[1],
                  "open_conflicts": key[2], "stale": False}
                 for pk in chunk if (key := keys[pk][1]) is not None]
         if rows:
-            conn.execute(insert(QueueKey), rows)
+            statement = upsert(QueueKey)
+            conn.execute(statement.on_conflict_do_update(
+                index_elements=[QueueKey.case_pk],
+                set_={c: statement.excluded[c] for c in
+                      ("case_id", "grp", "impact", "open_conflicts", "stale")}), rows)
 
 
 def mark_stale(conn: Connection, cases: Iterable[uuid.UUID]) -> None:

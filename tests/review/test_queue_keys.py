@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from review_support import chose, submit
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from annotator.errors import AnnotatorError
 from annotator.services import annotating
@@ -133,15 +133,16 @@ def test_the_kept_keys_equal_a_recomputation_after_every_step(  # type: ignore[n
 
 
 def test_a_stale_mark_is_recomputed_by_the_next_queue_read(team) -> None:  # type: ignore[no-untyped-def]
-    for name in ("a1", "a2"):
-        submit(team, name, "K1", {"importance:Figure 3": chose("essential")} if name == "a1"
-               else {})
+    for case_id in ("K1", "K3"):
+        submit(team, "a1", case_id, {"importance:Figure 3": chose("essential")})
+        submit(team, "a2", case_id)
     whole = case_queue(team, "adj")
     with team.tx() as session:  # what an annotator's write on a walled store leaves
-        pk = session.scalars(select(Case.id).where(Case.case_id == "K1")).one()
-        queue_keys.mark_stale(session.connection(), [pk])
+        pks = sorted(session.scalars(select(Case.id).where(Case.case_id.in_(["K1", "K3"]))))
+        session.execute(delete(QueueKey).where(QueueKey.case_pk == pks[0]))  # a key missing
+        queue_keys.mark_stale(session.connection(), pks)
     with team.read() as session:
-        assert queue_keys.stale_cases(session.connection()) == [pk]
+        assert sorted(queue_keys.stale_cases(session.connection())) == pks
     assert case_queue_page(team, "adj").entries == whole
     with team.read() as session:
         assert queue_keys.stale_cases(session.connection()) == []

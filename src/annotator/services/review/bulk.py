@@ -19,9 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from dataclasses import fields as fields_of
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, Table, select
 from sqlalchemy.orm import Session
 
 from annotator.review.conflicts import Detection, fingerprint
@@ -29,11 +29,11 @@ from annotator.services.review.base import REVIEW_STATES
 from annotator.services.review.detect import sync_case
 from annotator.store.schema import (
     Adjudication,
-    Annotation,
     Case,
     CaseImage,
     CaseRevision,
     DetectedItem,
+    RatedWork,
     ReviewRecord,
 )
 
@@ -73,18 +73,20 @@ class QueueRows:
 
 def submitted_by_case(session: Session, scope: Scope) -> dict[uuid.UUID, dict[str, Any]]:
     """:func:`~annotator.services.review.base.submitted_labels` of every case in scope."""
+    # Only the case goes to SQL, the rest is checked here: SQLite without statistics would
+    # otherwise read the (kind, state) index, every submitted annotation of the project, to
+    # find the few of a page's cases (issue 27). Hidden repeats are left out here too.
+    work = cast(Table, RatedWork.__table__).c
     rows = session.execute(
-        select(Annotation.case_pk, Annotation.annotator_id, Annotation.submitted_labels)
-        .where(
-            Annotation.case_pk.in_(scope),
-            Annotation.withdrawn_at.is_(None),
-            Annotation.state == "submitted",
-        )
-        .order_by(Annotation.id)
+        select(work.case_pk, work.rater_id, work.submitted, work.kind, work.state,
+               work.withdrawn_at, work.repeat_of)
+        .where(work.case_pk.in_(scope))
+        .order_by(work.id)
     )
     out: dict[uuid.UUID, dict[str, Any]] = defaultdict(dict)
-    for case_pk, annotator_id, labels in rows:
-        out[case_pk][str(annotator_id)] = dict(labels or {})
+    for case_pk, annotator_id, labels, kind, state, withdrawn_at, repeat_of in rows:
+        if kind == "case" and state == "submitted" and withdrawn_at is None and repeat_of is None:
+            out[case_pk][str(annotator_id)] = dict(labels or {})
     return out
 
 

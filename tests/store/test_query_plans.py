@@ -23,7 +23,7 @@ from annotator.services import kinds, workspace
 from annotator.services.agreement import agreement_report, point_estimates
 from annotator.services.case_history import case_history
 from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, _label_fully, build_demo
-from annotator.services.review.queue import case_queue
+from annotator.services.review.queue import case_queue, case_queue_page, open_conflict_totals
 from annotator.services.sme import review as sme_review
 from annotator.services.status import project_status
 from annotator.store.project import Project, open_project
@@ -31,7 +31,7 @@ from annotator.store.project import Project, open_project
 # Tables whose rows grow with cases, items or edits.
 GROWING = {"cases", "case_revisions", "case_images", "rated_work", "decisions", "history",
            "detected_items", "review_records", "reviewer_letters", "sme_items", "sme_tasks",
-           "judge_items", "agreement_stats"}
+           "judge_items", "agreement_stats", "queue_keys"}
 ADA = PHYSICIANS[0]
 
 
@@ -101,6 +101,10 @@ def _calls(p: Project) -> dict[str, Callable[[], Any]]:
     return {
         "case_list": lambda: workspace.case_list(p, ADA),
         "review_queue": lambda: case_queue(p, SENIOR),
+        "review_first_page": lambda: case_queue_page(p, SENIOR, limit=2),
+        "review_next_page": lambda: case_queue_page(
+            p, SENIOR, after=case_queue_page(p, SENIOR, limit=2).after, limit=2),
+        "desk_conflicts": lambda: open_conflict_totals(p, SENIOR),
         "sme_queue": lambda: sme_review.queue(p, ADA),
         "case_history": lambda: case_history(p, CURATOR, case_id),
         "status": lambda: project_status(p),
@@ -130,8 +134,10 @@ def _one_more_submission(p: Project) -> None:
     kinds.CASES.submit(p, name, case_id)
 
 
-@pytest.mark.parametrize("name", ["case_list", "review_queue", "sme_queue", "case_history",
-                                  "status", "agreement_estimates", "agreement_cached"])
+@pytest.mark.parametrize("name", ["case_list", "review_queue", "review_first_page",
+                                  "review_next_page", "desk_conflicts", "sme_queue",
+                                  "case_history", "status", "agreement_estimates",
+                                  "agreement_cached"])
 def test_everyday_queries_use_indexes(demo: Project, name: str) -> None:
     if name == "agreement_estimates":
         _one_more_submission(demo)
@@ -143,3 +149,22 @@ def test_everyday_queries_use_indexes(demo: Project, name: str) -> None:
         if tables:
             scans[" ".join(statement.split())[:300]] = tables
     assert scans == {}
+
+
+def test_a_queue_page_is_read_in_index_order(demo: Project) -> None:
+    """The page's keyset read walks the queue-key index in order (no sort of every key), so
+    the first page costs its 50 index entries however long the queue is."""
+    page = [(st, params) for st, params in _captured(
+        demo, lambda: case_queue_page(demo, SENIOR, limit=2)) if "ORDER BY queue_keys" in st]
+    assert page
+    with demo.engine.connect() as conn:
+        for statement, parameters in page:
+            if demo.engine.dialect.name == "sqlite":
+                plan = " ".join(row[-1] for row in conn.exec_driver_sql(
+                    "EXPLAIN QUERY PLAN " + statement, parameters))
+                assert "ix_queue_keys_order" in plan and "TEMP B-TREE" not in plan, plan
+            else:
+                conn.exec_driver_sql("SET enable_seqscan = off")
+                plan = " ".join(row[0] for row in conn.exec_driver_sql(
+                    "EXPLAIN " + statement, parameters))
+                assert "ix_queue_keys_order" in plan and "Sort" not in plan, plan

@@ -81,6 +81,9 @@ EXPECTED = {
     # annotator_count_add, never by a write of its own.
     "project_counts": ("key", "SELECT key FROM project_counts WHERE key NOT LIKE 'rater:%%'"
                        " AND key NOT LIKE 'day:%%'"),
+    # The review queue's keys (0021_queue_key): seniors only; an annotator's write marks a
+    # key stale through annotator_queue_stale.
+    "queue_keys": ("case_pk", "SELECT case_pk FROM queue_keys WHERE false"),
     # Agreement statistics per case (0019_agreement_stats): curators only.
     "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
     # Cases whose statistics are stale (0020_agreement_stale): seniors read, curators clear;
@@ -459,3 +462,47 @@ def test_an_annotators_submission_marks_its_case_without_seeing_any_mark(
     with _as(store, "Sam Curator") as conn:
         assert conn.execute("DELETE FROM agreement_stale").rowcount == 1
         conn.rollback()
+
+
+def test_an_annotators_write_marks_the_queue_key_stale_for_a_senior_to_recompute(
+    store: dict[str, Any],
+) -> None:
+    """An annotator's connection cannot read the other labels a queue key is computed from,
+    nor write the keys: their write marks the key stale (annotator_queue_stale) and the next
+    senior's read of the queue recomputes it."""
+    from annotator.services import annotating
+    from annotator.services.review.queue import case_queue_page
+    from annotator.store.project import open_project
+
+    annotators = _annotators(store)
+    with _owner(store) as conn:
+        case_pk, case_id, person = conn.execute(
+            "SELECT c.id, c.case_id, u.name FROM queue_keys k JOIN cases c ON c.id = k.case_pk"
+            " JOIN rated_work w ON w.case_pk = c.id JOIN users u ON u.id = w.rater_id"
+            " WHERE c.state = 'in_review' AND w.state = 'submitted' AND w.withdrawn_at IS NULL"
+            " AND w.repeat_of IS NULL AND NOT k.stale AND u.name = ANY(%s) AND NOT EXISTS"
+            " (SELECT 1 FROM decisions d WHERE d.case_pk = c.id AND NOT d.superseded)"
+            " ORDER BY c.case_id LIMIT 1", (annotators,)).fetchone()
+    with _as(store, person) as conn:  # no direct write: the policies give seniors only
+        assert conn.execute("UPDATE queue_keys SET impact = 99").rowcount == 0
+        conn.rollback()
+    project = open_project(
+        f"postgresql://{store['people'][person]['db_role']}@127.0.0.1:5432/{store['db']}")
+    try:
+        annotating.reopen(project, person, case_id)  # back to annotating: out of the queue
+    finally:
+        project.close()
+    with _owner(store) as conn:
+        assert conn.execute("SELECT stale FROM queue_keys WHERE case_pk = %s",
+                            (case_pk,)).fetchone() == (True,)
+    senior = next(n for n, p in store["people"].items() if p["roles"] == ["adjudicator"])
+    project = open_project(
+        f"postgresql://{store['people'][senior]['db_role']}@127.0.0.1:5432/{store['db']}")
+    try:
+        page = case_queue_page(project, senior, limit=None)
+    finally:
+        project.close()
+    assert case_id not in {e.case_id for e in page.entries}
+    with _owner(store) as conn:
+        assert conn.execute("SELECT count(*) FROM queue_keys WHERE stale OR case_pk = %s",
+                            (case_pk,)).fetchone() == (0,)

@@ -116,6 +116,9 @@ def _read_base(conn: Connection) -> BaseRows:
         (tables["sme_tasks"], tasks),
         (tables["rated_work"], work),
         (tables["decisions"], _rows(conn, tables["decisions"], "case_pk", case_pks)),
+        # The review queue's keys: a copy has the same labels, so the same key (under its
+        # new case id); the writes keep them from then on.
+        (tables["queue_keys"], _rows(conn, tables["queue_keys"], "case_pk", case_pks)),
     ]
     history_table = TABLES["history"]
     work_pks = {r["id"] for r in work}

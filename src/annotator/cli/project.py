@@ -16,7 +16,7 @@ from annotator.services.pixel_review import (
     backups_before_redaction,
     drop_backups_before_redaction,
 )
-from annotator.services.repair import repair_case_states, repair_counts
+from annotator.services.repair import repair_case_states, repair_counts, repair_queue_keys
 from annotator.services.status import project_status
 from annotator.store.project import DB_NAME, schema_revision
 
@@ -135,6 +135,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
     for count in drifted:
         print(f"counter {count.key}: {verb} {count.stored} to {count.actual}")
     print(f"{len(drifted)} counter(s) {'to repair' if args.dry_run else 'repaired'}")
+    keys = repair_queue_keys(project, actor_of(project, args), dry_run=args.dry_run)
+    for key in keys:
+        print(f"queue key of {key.case_id}: {verb} {key.stored} to {key.actual}")
+    print(f"{len(keys)} review queue key(s) {'to repair' if args.dry_run else 'repaired'}")
     return 0
 
 

@@ -3,7 +3,7 @@
 :func:`desk_snapshot` gathers every figure of the desk page and of ``annotator desk``: the
 counts ``status --json`` prints (:func:`~annotator.services.status.project_status`), the
 round trip of ``roundtrip-status --json``, the open conflicts of ``review --status --json``
-(:func:`~annotator.services.review.queue.list_items` and
+(the keys the writes keep, :func:`~annotator.services.review.queue.open_conflict_totals`, and
 :func:`~annotator.services.kinds.waiting_elsewhere`), the agreement headline of
 ``agreement --json`` and the SME progress of ``sme-results --json``, so a figure on the
 desk is the same number the command line prints. What no other command shows (per
@@ -34,7 +34,7 @@ from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.services.agreement import agreement_report
 from annotator.services.kinds import waiting_elsewhere
-from annotator.services.review.queue import list_items
+from annotator.services.review.queue import open_conflict_totals
 from annotator.services.sme.results import results as sme_results
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
@@ -341,9 +341,9 @@ def _annotator_rows(project: Project, own: _Own, notes: list[str]) -> list[Annot
 
 
 def _conflicts(project: Project, reader: str) -> list[ConflictQueue]:
-    cases = list_items(project, reader, only_open=True)
+    cases, conflicts = open_conflict_totals(project, reader)  # kept by the writes
     queues = [ConflictQueue("cases", CONFLICT_TITLES["cases"], CONFLICT_PAGES["cases"],
-                            len({i.case_id for i in cases}), len(cases))]
+                            cases, conflicts)]
     for other in waiting_elsewhere(project, reader):
         queues.append(ConflictQueue(other.key, CONFLICT_TITLES.get(other.key, other.key),
                                     CONFLICT_PAGES.get(other.key, ""), other.items,

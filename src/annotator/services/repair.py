@@ -1,5 +1,5 @@
 """``annotator repair``: recompute every derived case state and fix the ones that drifted, and
-the project counters (``repair_counts``).
+the project counters (``repair_counts``) and the review queue's keys (``repair_queue_keys``).
 
 A case's state follows from its active annotations (every one submitted -> in review). Row
 locks now keep concurrent writers from leaving a case behind
@@ -19,6 +19,7 @@ from annotator.domain.permissions import Action
 from annotator.domain.states import CaseState, case_state_after_submissions
 from annotator.services.review.base import active_annotations
 from annotator.services.review.caseflow import refresh_case_state
+from annotator.services.review.queue import fix_keys, key_drift
 from annotator.services.users import require
 from annotator.store import counts
 from annotator.store.history import record
@@ -76,4 +77,39 @@ def repair_counts(project: Project, actor: str, *, dry_run: bool = False) -> lis
             record(session, actor, "counts_repaired",
                    before={f.key: f.stored for f in fixes},
                    after={f.key: f.actual for f in fixes})
+    return fixes
+
+
+@dataclass(frozen=True)
+class KeyFix:
+    """A review queue key (``store.queue_keys``) that differs from a recomputation."""
+
+    case_id: str
+    stored: str
+    actual: str
+
+
+def _shown(key: tuple[int, int, int] | None, stale: bool = False) -> str:
+    if stale:
+        return "stale (detect again)"
+    return "not in the queue" if key is None else "group {}, impact {}, {} open".format(*key)
+
+
+def repair_queue_keys(project: Project, actor: str, *, dry_run: bool = False
+                      ) -> list[KeyFix]:
+    """The review queue keys that drifted from the rows (curators); without ``dry_run`` each
+    is stored again (or marked stale when its detection is), recorded in the history.
+
+    The writes keep the keys in their own transactions; a drift means something wrote rows
+    past the app (a manual edit, an odd restore). A dry run reads every reviewed case."""
+    with (project.read() if dry_run else project.tx()) as session:
+        require(session, actor, Action.REPAIR)
+        drifted = key_drift(session)
+        fixes = [KeyFix(d.case_id, _shown(d.stored), _shown(d.actual, d.stale))
+                 for d in drifted]
+        if drifted and not dry_run:
+            fix_keys(session, drifted)
+            record(session, actor, "queue_keys_repaired",
+                   before={f.case_id: f.stored for f in fixes},
+                   after={f.case_id: f.actual for f in fixes})
     return fixes

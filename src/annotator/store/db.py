@@ -25,6 +25,7 @@ from annotator.errors import ProjectError
 from annotator.store.agreement_stale import keep_marks
 from annotator.store.chain import chain_new_entries
 from annotator.store.counts import keep_counts
+from annotator.store.queue_keys import keep_queue_keys
 from annotator.store.repeats import hide_repeats
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -83,6 +84,7 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     factory = sessionmaker(engine, expire_on_commit=False)
     event.listen(factory, "before_flush", chain_new_entries)
     hide_repeats(factory)
+    keep_queue_keys(factory)  # first: its before-commit writes are counted by the next
     keep_counts(factory)
     keep_marks(factory)
     return factory

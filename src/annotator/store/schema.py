@@ -609,3 +609,25 @@ class AgreementStale(Base):
     __tablename__ = "agreement_stale"
     case_pk: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     token: Mapped[uuid.UUID] = mapped_column(Uuid)
+
+
+class QueueKey(Base):
+    """A case's place in the review queue (issue 27), kept by the writes that change it
+    (:mod:`annotator.store.queue_keys`): one row per case in the queue (reviewed, with a
+    detection). ``grp``: 0 open conflicts, 1 ready, 2 blocked, 3 green-lit, 4 excluded;
+    ``impact``: the top open conflict's (0 without); ``open_conflicts``: how many are open.
+    ``stale``: a writer that could not compute the key (an annotator's connection on a walled
+    store reads only their own work) marked it; the next senior read recomputes it."""
+
+    __tablename__ = "queue_keys"
+    # The queue's order under ``stale`` (the fresh keys, then the few stale ones), so the
+    # first page is a range read of 50 index entries and the heading a grouped count of it.
+    __table_args__ = (Index("ix_queue_keys_order", "stale", "grp", "impact", "case_id",
+                            "open_conflicts"),)
+    case_pk: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("cases.id", ondelete="CASCADE"), primary_key=True)
+    case_id: Mapped[str] = mapped_column(String(200))
+    grp: Mapped[int] = mapped_column(Integer)
+    impact: Mapped[int] = mapped_column(Integer, default=0)
+    open_conflicts: Mapped[int] = mapped_column(Integer, default=0)
+    stale: Mapped[bool] = mapped_column(default=False)

@@ -304,14 +304,17 @@ def _repair_table(project: Project, actor: str, _values: Values) -> Table:
 
 
 def _repair(project: Project, actor: str, _values: Values, _state: TaskState) -> Outcome:
-    from annotator.services.repair import repair_case_states, repair_counts
+    from annotator.services.repair import repair_case_states, repair_counts, repair_queue_keys
 
     fixes = repair_case_states(project, actor)
     lines = [f"{fix.case_id}: moved from {fix.before} to {fix.after}" for fix in fixes]
     lines.append(f"{len(fixes)} case state(s) repaired")
     drifted = repair_counts(project, actor)
     lines += [f"counter {count.key}: set {count.stored} to {count.actual}" for count in drifted]
-    return Outcome([*lines, f"{len(drifted)} counter(s) repaired"])
+    lines.append(f"{len(drifted)} counter(s) repaired")
+    keys = repair_queue_keys(project, actor)
+    lines += [f"queue key of {key.case_id}: set {key.stored} to {key.actual}" for key in keys]
+    return Outcome([*lines, f"{len(keys)} review queue key(s) repaired"])
 
 
 def _backup(project: Project, _actor: str, values: Values, _state: TaskState) -> Outcome:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from dataclasses import fields as fields_of
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, Table, select
 from sqlalchemy.orm import Session
 
 from annotator.review.conflicts import Detection, fingerprint
@@ -29,11 +29,11 @@ from annotator.services.review.base import REVIEW_STATES
 from annotator.services.review.detect import sync_case
 from annotator.store.schema import (
     Adjudication,
-    Annotation,
     Case,
     CaseImage,
     CaseRevision,
     DetectedItem,
+    RatedWork,
     ReviewRecord,
 )
 
@@ -68,28 +68,51 @@ class QueueRows:
     decided: dict[uuid.UUID, dict[str, Decided]]  # current decision of each key
     contents: dict[uuid.UUID, dict[str, Any]]  # revision -> draft content
     hashes: dict[uuid.UUID, dict[str, str]]  # revision -> image path -> SHA-256
+    stale: set[uuid.UUID] = field(default_factory=set)  # detection stale, not healed
 
 
 def submitted_by_case(session: Session, scope: Scope) -> dict[uuid.UUID, dict[str, Any]]:
     """:func:`~annotator.services.review.base.submitted_labels` of every case in scope."""
+    # Only the case goes to SQL, the rest is checked here: SQLite without statistics would
+    # otherwise read the (kind, state) index, every submitted annotation of the project, to
+    # find the few of a page's cases (issue 27). Hidden repeats are left out here too.
+    work = cast(Table, RatedWork.__table__).c
     rows = session.execute(
-        select(Annotation.case_pk, Annotation.annotator_id, Annotation.submitted_labels)
-        .where(
-            Annotation.case_pk.in_(scope),
-            Annotation.withdrawn_at.is_(None),
-            Annotation.state == "submitted",
-        )
-        .order_by(Annotation.id)
+        select(work.case_pk, work.rater_id, work.submitted, work.kind, work.state,
+               work.withdrawn_at, work.repeat_of)
+        .where(work.case_pk.in_(scope))
+        .order_by(work.id)
     )
     out: dict[uuid.UUID, dict[str, Any]] = defaultdict(dict)
-    for case_pk, annotator_id, labels in rows:
-        out[case_pk][str(annotator_id)] = dict(labels or {})
+    for case_pk, annotator_id, labels, kind, state, withdrawn_at, repeat_of in rows:
+        if kind == "case" and state == "submitted" and withdrawn_at is None and repeat_of is None:
+            out[case_pk][str(annotator_id)] = dict(labels or {})
     return out
 
 
 def records_by_case(session: Session, scope: Scope) -> dict[uuid.UUID, ReviewRecord]:
     query = select(ReviewRecord).where(ReviewRecord.case_pk.in_(scope))
     return {row.case_pk: row for row in session.scalars(query)}
+
+
+def stale_of(
+    cases: Iterable[Case],
+    submitted: dict[uuid.UUID, dict[str, Any]],
+    records: dict[uuid.UUID, ReviewRecord],
+) -> list[Case]:
+    """The cases whose stored detection is missing or stale (as ``sync_case`` would find)."""
+    out = []
+    for case in cases:
+        labels = submitted.get(case.id)
+        if case.state not in REVIEW_STATES or case.current_revision_id is None or not labels:
+            continue
+        record = records.get(case.id)
+        if record is not None and record.fingerprint == fingerprint(
+            str(case.current_revision_id), labels
+        ):
+            continue
+        out.append(case)
+    return out
 
 
 def sync_stale(
@@ -102,30 +125,21 @@ def sync_stale(
 
     Returns how many were detected again; the others cost no query.
     """
-    count = 0
-    for case in cases:
-        labels = submitted.get(case.id)
-        if case.state not in REVIEW_STATES or case.current_revision_id is None or not labels:
-            continue
-        record = records.get(case.id)
-        if record is not None and record.fingerprint == fingerprint(
-            str(case.current_revision_id), labels
-        ):
-            continue
-        count += sync_case(session, case)
-    return count
+    return sum(sync_case(session, case) for case in stale_of(cases, submitted, records))
 
 
 def load_rows(
-    session: Session, cases: list[Case], scope: Scope, *, with_reviews: bool
+    session: Session, cases: list[Case], scope: Scope, *, with_reviews: bool, heal: bool = True
 ) -> QueueRows:
     """Re-detect the stale ``cases`` (all in ``scope``), then read the queue's rows of them.
 
     ``with_reviews`` also reads what a case's review needs (draft content, image hashes).
+    Without ``heal`` nothing is detected again: the rows are what is stored (``repair``'s
+    dry run, the migration's backfill).
     """
     submitted = submitted_by_case(session, scope)
     records = records_by_case(session, scope)
-    if sync_stale(session, cases, submitted, records):
+    if heal and sync_stale(session, cases, submitted, records):
         records = records_by_case(session, scope)  # new cases got their first record
     detected: dict[uuid.UUID, list[Detected]] = defaultdict(list)
     for case_pk, *found in session.execute(
@@ -168,4 +182,5 @@ def load_rows(
             )
         ):
             hashes[revision_id][path] = sha
-    return QueueRows(submitted, records, detected, decided, contents, hashes)
+    return QueueRows(submitted, records, detected, decided, contents, hashes,
+                     {c.id for c in stale_of(cases, submitted, records)} if not heal else set())

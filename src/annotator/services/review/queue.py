@@ -2,7 +2,9 @@
 
 Reading the queue first records any detection that is missing (a case that entered review
 since), so the queue, ``review --list`` and the page always show stored detections with
-their stored reviewer letters.
+their stored reviewer letters. The case queue's order comes from the keys the writes keep
+(``store.queue_keys``; this module registers their computer), so a page reads its own cases
+only.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, false, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.domain.labels import split_key
 from annotator.domain.permissions import Action
@@ -24,8 +26,12 @@ from annotator.services.review.base import decision_rows, get_case, review_of
 from annotator.services.review.bulk import Decided, Detected, QueueRows, Scope, load_rows
 from annotator.services.review.detect import detected_items
 from annotator.services.users import require_user
+from annotator.store import queue_keys
+from annotator.store.db import READ_ONLY, ReadOnlyViolation
 from annotator.store.project import Project
+from annotator.store.repeats import hide_repeats
 from annotator.store.schema import Adjudication, Case, DetectedItem
+from annotator.store.schema import QueueKey as QueueKeyRow
 
 _STATUS_RANK = {"open": 0, "decided": 1, "overridden": 2, "moot": 3, "auto_resolved": 4}
 
@@ -244,8 +250,8 @@ def _entry(case: Case, rows: QueueRows) -> CaseEntry:
 
 # The queue's order: a case's group (0 open conflicts, 1 ready, 2 blocked, 3 green-lit,
 # 4 excluded), the impact of its top open conflict (0 for the others), its case id.
-QueueKey = tuple[int, int, str]
-_CLOSED = ((3, CaseState.GREEN_LIT.value), (4, CaseState.EXCLUDED.value))
+QueueKey = queue_keys.Position
+_GROUPS = {CaseState.GREEN_LIT.value: 3, CaseState.EXCLUDED.value: 4}
 
 
 @dataclass(frozen=True)
@@ -279,41 +285,47 @@ def case_queue_page(
 ) -> QueuePage:
     """The queue's cases after ``after`` (from the start without it), at most ``limit``.
 
-    Only the cases in review are ranked (their open conflicts read, and the drafts of those
-    without any, which decide ready or blocked); green-lit and excluded cases follow in case
-    id order, read a page at a time through the (state, case id) index. The full entry
-    (draft, image hashes, decisions) is read for the page's cases only.
+    The order comes from the keys the writes keep (``store.queue_keys``): the page is a
+    keyset read of the index, the heading a grouped count of it, and the full entry (draft,
+    image hashes, decisions) is read for the page's cases only. Keys a writer could only
+    mark stale are recomputed first (a write: the read runs again in a write transaction).
     """
     def read(session: Session) -> QueuePage:
         require_user(session, reader, Action.READ_OTHERS_WORK)
-        ranked = _ranked_in_review(session)
-        closed = {state: _closed_count(session, state) for _, state in _CLOSED}
-        page = [(key, pk) for key, pk, _ in ranked if after is None or key > after][:limit]
-        if limit is None or len(page) < limit:
-            page += _closed_page(session, after, None if limit is None else limit - len(page))
-        if limit is None:  # everything: read by state, not by a list of every id
-            scope: Scope = select(Case.id).where(Case.state.in_(REVIEWED_STATES))
+        heal_keys(session)
+        conn = session.connection()
+        sums = queue_keys.totals(conn)
+        page = queue_keys.page(conn, after, limit)
+        scope: Scope
+        if limit is None:  # everything: read by the index, not by a list of every id
+            scope = select(QueueKeyRow.case_pk).where(QueueKeyRow.stale == false())
         else:
             scope = [pk for _, pk in page]
         cases = {c.id: c for c in session.scalars(select(Case).where(Case.id.in_(scope)))}
         rows = load_rows(session, list(cases.values()), scope, with_reviews=True)
         more = limit is not None and len(page) == limit
         return QueuePage(
-            # A case that changed between these statements (each reads the latest commit on
-            # PostgreSQL) is left out of this read; the next one shows it.
             entries=[_entry(cases[pk], rows) for _, pk in page
                      if pk in cases and _read_whole(cases[pk], rows)],
             after=page[-1][0] if more and page else None,
-            cases=len(ranked) + sum(closed.values()),
-            open_conflicts=sum(count for _, _, count in ranked),
-            ready=sum(1 for key, _, _ in ranked if key[0] == 1),
-            green_lit=closed[CaseState.GREEN_LIT.value],
+            cases=sum(n for n, _ in sums.values()),
+            open_conflicts=sums.get(0, (0, 0))[1],
+            ready=sums.get(1, (0, 0))[0],
+            green_lit=sums.get(3, (0, 0))[0],
         )
 
     return project.read_healing(read)
 
 
-_CHUNK = 500  # ids per IN list
+def open_conflict_totals(project: Project, reader: str) -> tuple[int, int]:
+    """Cases with an open conflict and their open conflicts (the desk), from the kept keys."""
+    def read(session: Session) -> tuple[int, int]:
+        require_user(session, reader, Action.READ_OTHERS_WORK)
+        heal_keys(session)
+        sums = queue_keys.totals(session.connection())
+        return sums.get(0, (0, 0))[0], sum(total for _, total in sums.values())
+
+    return project.read_healing(read)
 
 
 def _read_whole(case: Case, rows: QueueRows) -> bool:
@@ -322,66 +334,131 @@ def _read_whole(case: Case, rows: QueueRows) -> bool:
         case.current_revision_id in rows.contents)
 
 
-def _ranked_in_review(session: Session) -> list[tuple[QueueKey, uuid.UUID, int]]:
-    """The key, primary key and open conflicts of every case in review with a detection,
-    in queue order.
+# -- the keys ---------------------------------------------------------------------------------
 
-    What ranks a case is read for the cases in review only: their annotations and detection
-    (re-detecting a stale one), decisions, and the draft and image hashes of those without
-    an open conflict (ready or blocked).
+_CHUNK = 500  # cases per bulk read
+
+
+def key_of(entry: CaseEntry) -> queue_keys.Key:
+    """A case's (group, top impact, open conflicts) from its queue entry."""
+    group = _GROUPS.get(entry.state)
+    if group is None:  # in review
+        group = 0 if entry.open else (1 if entry.ready else 2)
+    impact = entry.top_impact if group == 0 and entry.top_impact is not None else 0
+    return group, impact, entry.open
+
+
+KeyedCases = dict[uuid.UUID, tuple[str, queue_keys.Key | None]]
+
+
+def compute_keys(session: Session, case_pks: list[uuid.UUID], *, heal: bool = True
+                 ) -> tuple[KeyedCases, set[uuid.UUID]]:
+    """The keys of the given cases (``None``: not in the queue), and without ``heal`` the
+    cases whose detection is stale (their key waits for it: they are left out).
+
+    A case is in the queue when it is reviewed (not annotating) and has a detection.
     """
-    in_review = Case.state == CaseState.IN_REVIEW.value
-    cases = list(session.scalars(select(Case).where(in_review)))
-    rows = load_rows(session, cases, select(Case.id).where(in_review), with_reviews=False)
-    # After ``load_rows``: it records the first detection of a case new in review.
-    detected = set(session.scalars(select(Case.id).where(in_review, _detected(Case.id))))
-    ranked: list[tuple[QueueKey, uuid.UUID, int]] = []
-    settled: list[Case] = []
-    for case in cases:
-        if case.id not in detected:
+    keys: KeyedCases = {}
+    stale: set[uuid.UUID] = set()
+    for start in range(0, len(case_pks), _CHUNK):
+        chunk = case_pks[start:start + _CHUNK]
+        cases = list(session.scalars(select(Case).where(Case.id.in_(chunk))))
+        reviewed = [c for c in cases if c.state in REVIEWED_STATES]
+        keys.update((c.id, (c.case_id, None)) for c in cases if c.state not in REVIEWED_STATES)
+        keys.update((pk, ("", None)) for pk in set(chunk) - {c.id for c in cases})  # deleted
+        if not reviewed:
             continue
-        items = items_of(case, rows.detected[case.id], rows.decided[case.id])
-        open_items = [i for i in items if i.state == "open"]
-        if open_items:
-            ranked.append(((0, open_items[0].impact, case.case_id), case.id, len(open_items)))
-        else:
-            settled.append(case)
-    for start in range(0, len(settled), _CHUNK):  # ready or blocked: the release checks say
-        chunk = settled[start:start + _CHUNK]
-        full = load_rows(session, chunk, [c.id for c in chunk], with_reviews=True)
-        for case in chunk:
-            group = 1 if _entry(case, full).ready else 2
-            ranked.append(((group, 0, case.case_id), case.id, 0))
-    return sorted(ranked)
+        scope = [c.id for c in reviewed]
+        rows = load_rows(session, reviewed, scope, with_reviews=True, heal=heal)
+        detected = set(session.scalars(  # after ``load_rows``: it may detect a case first
+            select(DetectedItem.case_pk).where(DetectedItem.case_pk.in_(scope)).distinct()))
+        for case in reviewed:
+            if case.id in rows.stale:
+                stale.add(case.id)
+            elif case.id not in detected:
+                keys[case.id] = (case.case_id, None)
+            else:
+                keys[case.id] = (case.case_id, key_of(_entry(case, rows)))
+    return keys, stale
 
 
-def _detected(pk: Any) -> Any:
-    return select(DetectedItem.id).where(DetectedItem.case_pk == pk).exists()
+def keep_keys(session: Session, case_pks: list[uuid.UUID]) -> None:
+    """The writes' computer (``store.queue_keys``): detect again if stale, store the keys."""
+    keys, _ = compute_keys(session, case_pks)
+    queue_keys.write(session.connection(), keys)
 
 
-def _closed_count(session: Session, state: str) -> int:
-    query = select(func.count()).select_from(Case).where(Case.state == state, _detected(Case.id))
-    return int(session.scalar(query) or 0)
+def heal_keys(session: Session) -> None:
+    """Recompute the keys writers marked stale (in a read transaction: ask for a write one)."""
+    conn = session.connection()
+    stale = queue_keys.stale_cases(conn)
+    if not stale:
+        return
+    if conn.get_execution_options().get(READ_ONLY):
+        raise ReadOnlyViolation("stale review queue keys: recompute them in a write transaction")
+    with queue_keys.computing(session):
+        keep_keys(session, sorted(stale))
 
 
-def _closed_page(
-    session: Session, after: QueueKey | None, limit: int | None
-) -> list[tuple[QueueKey, uuid.UUID]]:
-    """Green-lit then excluded cases with a detection after ``after``, in case id order."""
-    page: list[tuple[QueueKey, uuid.UUID]] = []
-    for group, state in _CLOSED:
-        if after is not None and after[0] > group:
+queue_keys.set_computer(keep_keys)
+
+
+def recompute_all(session: Session) -> tuple[KeyedCases, set[uuid.UUID]]:
+    """Every reviewed or keyed case's key from the stored rows, nothing detected again."""
+    pks = list(session.scalars(select(Case.id).where(Case.state.in_(REVIEWED_STATES))))
+    known = set(pks)
+    pks += [pk for pk in queue_keys.stored(session.connection()) if pk not in known]
+    return compute_keys(session, pks, heal=False)
+
+
+def backfill_keys(conn: Connection) -> None:
+    """Store every case's key (the migration; a case with a stale detection: marked stale)."""
+    factory = sessionmaker(bind=conn)
+    hide_repeats(factory)  # as the app's sessions do: hidden repeats never count
+    with factory() as session:
+        keys, stale = recompute_all(session)
+    queue_keys.write(conn, keys)
+    queue_keys.mark_stale(conn, stale)
+
+
+@dataclass(frozen=True)
+class KeyDrift:
+    """A stored queue key that differs from a recomputation (``repair``)."""
+
+    case_pk: uuid.UUID
+    case_id: str
+    stored: queue_keys.Key | None  # None: no key stored
+    actual: queue_keys.Key | None  # None: not in the queue; see ``stale``
+    stale: bool = False  # the detection is stale: the key should be marked for recomputing
+
+
+def key_drift(session: Session) -> list[KeyDrift]:
+    """The stored keys that differ from the rows (a key already marked stale is pending,
+    not drift)."""
+    keys, stale = recompute_all(session)
+    stored = queue_keys.stored(session.connection())
+    out = []
+    for pk, (case_id, actual) in keys.items():
+        held = stored.get(pk)
+        if held is not None and held[1]:
             continue
-        query = select(Case.case_id, Case.id).where(Case.state == state, _detected(Case.id))
-        if after is not None and after[0] == group:
-            query = query.where(Case.case_id > after[2])
-        if limit is not None:
-            query = query.limit(limit - len(page))
-        page += [((group, 0, case_id), pk)
-                 for case_id, pk in session.execute(query.order_by(Case.case_id))]
-        if limit is not None and len(page) >= limit:
-            break
-    return page
+        if (None if held is None else held[0]) != actual:
+            out.append(KeyDrift(pk, case_id, None if held is None else held[0], actual))
+    ids = dict(session.execute(select(Case.id, Case.case_id).where(Case.id.in_(stale))).all()
+               ) if stale else {}
+    for pk in stale:
+        held = stored.get(pk)
+        if held is None or not held[1]:
+            out.append(KeyDrift(pk, ids.get(pk, ""), None if held is None else held[0], None,
+                                stale=True))
+    return sorted(out, key=lambda d: d.case_id)
+
+
+def fix_keys(session: Session, drifted: list[KeyDrift]) -> None:
+    """Store the recomputed keys of ``drifted`` (mark the stale ones)."""
+    conn = session.connection()
+    queue_keys.write(conn, {d.case_pk: (d.case_id, d.actual) for d in drifted if not d.stale})
+    queue_keys.mark_stale(conn, [d.case_pk for d in drifted if d.stale])
 
 
 def case_entry(project: Project, reader: str, case_id: str) -> CaseEntry:

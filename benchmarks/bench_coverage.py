@@ -61,6 +61,15 @@ Generating models (written down, as the coverage depends on them):
   k rho/(1 + (k - 1) rho)). Intervals (``--cronbach-method``, default all, each on the same
   data sets): "ADF log" (the app's, printed from ``CRONBACH_MIN_CASES``; rows under it are
   marked "(app: none)" and give the coverage it would have had), "ADF", "Feldt".
+- Exam order (``--only exam-order``): strict pairwise order agreement and mean Kendall
+  tau-b of the project agreement report. Per case 4 exams with true stages drawn uniformly
+  from 1..3 (ties possible); each of 3 raters copies the true ranking with probability rho,
+  else draws a uniform ranking (each exam's stage uniform on 1..3, ties possible).
+  rho = 0.3, 0.6, 0.9; n = 10, 20, 30, 50, 100 cases. The truth is the app's own estimator
+  (``order_details``) on 50,000 cases of the same model (Monte Carlo error about 0.002);
+  the intervals are the report's path (``order_details``: case BCa bootstrap, 1,000
+  resamples, seed 0, the report's
+  minimum), a case drawn twice counting twice.
 """
 
 from __future__ import annotations
@@ -83,6 +92,9 @@ from annotator.agreement.intervals import (
     wilson_interval,
 )
 from annotator.agreement.measure import Measure, Ratings
+from annotator.agreement.options import ReportOptions
+from annotator.agreement.order_stats import order_details
+from annotator.agreement.project_data import CaseBasis, Exam
 
 VALUES = np.array([1.0, 2.0, 3.5, 5.0, 11.0])
 GRID_N = (10, 30, 100)
@@ -683,6 +695,57 @@ def quality_and_compare_rows(reps: int, only: set[str], grid_n: list[int] | None
             compare_rows(reps, paired, c_n, deltas, tag)
 
 
+ORDER_N = (10, 20, 30, 50, 100)
+ORDER_EXAMS = tuple(Exam(f"Figure {i + 1}") for i in range(4))
+ORDER_FIGURES = ("strict order agreement", "mean Kendall tau-b")
+
+
+def order_cases(rng: np.random.Generator, n: int, rho: float) -> tuple[CaseBasis, ...]:
+    """n cases of the exam-order model (module docstring) as the report's case basis."""
+    truth = rng.integers(1, 4, size=(n, 1, 4))
+    noise = rng.integers(1, 4, size=(n, 3, 4))
+    stages = np.where(rng.random((n, 3, 1)) < rho, truth, noise)
+    return tuple(
+        CaseBasis(f"c{c}", ORDER_EXAMS, {
+            f"k{r}": {f"stage:{e.figure}": {"value": int(stages[c, r, i])}
+                      for i, e in enumerate(ORDER_EXAMS)} for r in range(3)})
+        for c in range(n))
+
+
+def _order_pair(details: dict[str, object]) -> tuple[tuple[float, float] | None, ...]:
+    strict, tau = details["strict_agreement"], details["kendall_tau_b"]
+    return strict["ci95"], tau["ci95"]  # type: ignore[index]
+
+
+def order_truth(rho: float, cases: int = 50_000) -> tuple[float, float]:
+    """Strict agreement and mean tau-b by the app's estimator on many cases of the model."""
+    rng = np.random.default_rng(zlib.crc32(f"order truth|{rho}".encode()))
+    details = order_details(order_cases(rng, cases, rho), [], ReportOptions(n_resamples=1))
+    return details["strict_agreement"]["value"], details["kendall_tau_b"]["mean"]
+
+
+def exam_order_rows(reps: int, grid_n: tuple[int, ...] = ORDER_N,
+                    rhos: tuple[float, ...] = RHOS) -> None:
+    """Both exam-order intervals per replication, from one ``order_details`` call."""
+    options = ReportOptions()
+    for rho in rhos:
+        truths = order_truth(rho)
+        for n in grid_n:
+            start = time.perf_counter()
+            rng = np.random.default_rng(point_seed("exam-order", n, rho))
+            hits, printed = [0, 0], [0, 0]
+            for _ in range(reps):
+                cis = _order_pair(order_details(order_cases(rng, n, rho), [], options))
+                for i, ci in enumerate(cis):
+                    if ci is not None:
+                        printed[i] += 1
+                        hits[i] += ci[0] <= truths[i] <= ci[1]
+            seconds = time.perf_counter() - start
+            for i, name in enumerate(ORDER_FIGURES):
+                cov = hits[i] / printed[i] if printed[i] else float("nan")
+                row(f"{name} (rho {rho})", n, truths[i], cov, 1 - printed[i] / reps, seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000)
@@ -690,7 +753,7 @@ def main() -> None:
                         help="agreement figures by name, or: icc pass mean rubric table9 "
                         "table9-targets cronbach; quality-wilson quality-kappa "
                         "quality-alpha-nominal quality-alpha-interval quality-mad "
-                        "quality-order; compare-paired compare-unpaired newcombe-exact")
+                        "quality-order; compare-paired compare-unpaired newcombe-exact; exam-order")
     parser.add_argument("--n", nargs="*", type=int, default=None,
                         help="grid sizes (default 10 30 100; 10 20 30 100 for percent "
                         "agreement, unanimity and PABAK)")
@@ -731,6 +794,8 @@ def main() -> None:
         table9_target_rows(args.reps)
     if not only or "cronbach" in only:
         cronbach_rows(args.reps, tuple(args.n or GRID_N), tuple(args.cronbach_method))
+    if not only or "exam-order" in only:
+        exam_order_rows(args.reps, tuple(args.n or ORDER_N), tuple(args.rho))
 
 
 if __name__ == "__main__":

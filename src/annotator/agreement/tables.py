@@ -133,8 +133,6 @@ def notes_text(section: Mapping[str, Any]) -> str:
     tau = details.get("kendall_tau_b")
     if tau:
         text += f"; tau-b undefined in {tau['n_undefined']} of {tau['n_cases']} cases"
-    if (section.get("bootstrap") or {}).get("coverage_below_nominal"):
-        text += "; fewer than 30 cases: exam-order CI coverage below nominal"
     return text
 
 

@@ -5,6 +5,7 @@ past the app."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -55,8 +56,19 @@ def team(project, tmp_path: Path):  # type: ignore[no-untyped-def]
     return project
 
 
+def _walled_writes(project: Any) -> bool:
+    """Each service call runs as the acting person's login (``ANNOTATOR_PG_AS_ROLES=1``): an
+    annotator's write cannot read colleagues' work, so it only marks the key stale."""
+    return (os.environ.get("ANNOTATOR_PG_AS_ROLES") == "1"
+            and project.engine.dialect.name == "postgresql")
+
+
 def _check(project: Any) -> set[int]:
-    """Every stored key is fresh and equals the key recomputed from the rows; the groups."""
+    """Every stored key is fresh and equals the key recomputed from the rows; the groups.
+    On a walled store, after the senior's next queue read, which recomputes the stale keys
+    (as it does in use)."""
+    if _walled_writes(project):
+        case_queue_page(project, "adj")
     with project.read() as session:
         stored = queue_keys.stored(session.connection())
         keys, stale = recompute_all(session)
@@ -152,6 +164,8 @@ def test_a_stale_mark_is_recomputed_by_the_next_queue_read(team) -> None:  # typ
 def test_repair_finds_and_fixes_a_key_written_past_the_app(team) -> None:  # type: ignore[no-untyped-def]
     for name in ("a1", "a2"):
         submit(team, name, "K2", {"difficulty": chose("hard")} if name == "a1" else {})
+    if _walled_writes(team):
+        case_queue_page(team, "adj")  # the senior's read computes what the annotators marked
     assert repair_queue_keys(team, "cu", dry_run=True) == []
     with team.tx() as session:
         session.execute(update(QueueKey).values(impact=99))

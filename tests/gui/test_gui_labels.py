@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
@@ -24,7 +24,7 @@ def drop(zone, figure: str) -> None:  # type: ignore[no-untyped-def]
     data = QMimeData()
     data.setData(MIME, figure.encode("utf-8"))
     buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    enter = QDragEnterEvent(QPointF(10, 10), Qt.DropAction.MoveAction, data, buttons, mods)
+    enter = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.MoveAction, data, buttons, mods)
     assert QApplication.sendEvent(zone, enter) and enter.isAccepted()
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.MoveAction, data, buttons, mods)
     QApplication.sendEvent(zone, event)

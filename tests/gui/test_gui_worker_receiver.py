@@ -56,3 +56,26 @@ def test_a_result_for_a_closure_over_a_destroyed_page_is_dropped(qtbot) -> None:
     delete(gone)
     pool.waitForDone(5_000)
     qtbot.waitUntil(lambda: alive.label.text() == "kept")
+
+
+def test_many_background_results_leave_the_count_of_true_alone(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """PySide6 6.12.0's ``SignalInstance.emit`` (and ``disconnect``) steal a reference to True
+    on each call: after a few thousand emits the interpreter aborts ("bool_dealloc"), at exit
+    or mid-session. pyproject.toml keeps PySide6 below 6.12, and relays are released by
+    deletion, not ``disconnect``; each result here is one emit and one release."""
+    import sys
+
+    from PySide6.QtCore import QThreadPool
+
+    from annotator.gui.workers import run_in_background
+
+    page = _Page()
+    qtbot.addWidget(page)
+    got: list[int] = []
+    pool = QThreadPool()
+    before = sys.getrefcount(True)
+    for n in range(2000):
+        run_in_background(lambda n=n: n, got.append, pool=pool)
+    pool.waitForDone(30_000)
+    qtbot.waitUntil(lambda: len(got) == 2000, timeout=30_000)
+    assert sys.getrefcount(True) > before - 1000  # two stolen per result would be -4000

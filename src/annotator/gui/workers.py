@@ -86,18 +86,18 @@ def run_in_background(
     _alive.add(relay)
 
     def release() -> None:
-        # Break the relay <-> closure cycle here, on the GUI thread: the callbacks (and the
-        # page they hold) are then freed by reference counting now, not by a later cycle
-        # collection that may run on a worker thread and destroy Qt objects off their thread.
+        # Deleting the relay (on the GUI thread) drops its connections, which breaks the
+        # relay <-> closure cycle: the callbacks (and the page they hold) are then freed by
+        # reference counting here, not by a cycle collection that may run on a worker thread.
+        # Not ``signal.disconnect``: PySide6 6.12's steals a reference to True each call,
+        # and the interpreter aborts ("bool_dealloc") once True's count runs out.
         _alive.discard(relay)
-        relay.done.disconnect(finish)
-        relay.failed.disconnect(fail)
         relay.deleteLater()
 
     def finish(result: Any) -> None:
         release()
-        if _receiver_gone(on_done):
-            collect_soon()  # the dropped page this callback held: freed on this thread
+        if _receiver_gone(on_done):  # the dropped page it holds: collected on this thread
+            relay.destroyed.connect(collect_soon)  # once the relay lets go of it
         else:
             on_done(result)
 
@@ -106,7 +106,7 @@ def run_in_background(
         if on_error is None:
             return
         if _receiver_gone(on_error):
-            collect_soon()
+            relay.destroyed.connect(collect_soon)
         else:
             on_error(exc)
 

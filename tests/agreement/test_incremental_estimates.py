@@ -48,6 +48,13 @@ def _assert_equal(project: Project) -> dict[str, Any]:
             assert (value is None) == (full["value"] is None), (mine["id"], name, value, full)
             if value is not None:
                 assert value == pytest.approx(full["value"], abs=1e-12), (mine["id"], name)
+        if mine["id"] == "order":  # the family's headline, strict-pair agreement, too
+            strict, full_strict = (mine["details"]["strict_agreement"],
+                                   section["details"]["strict_agreement"])
+            assert strict["pairs"] == full_strict["pairs"]
+            assert (strict["value"] is None) == (full_strict["value"] is None)
+            if strict["value"] is not None:
+                assert strict["value"] == pytest.approx(full_strict["value"], abs=1e-12)
     return estimates
 
 

@@ -33,6 +33,8 @@ def test_a_curator_lands_on_the_desk_and_sees_the_snapshot(  # type: ignore[no-u
     assert window.page_ids[window.tabs.currentIndex()] == "desk"
     page = _desk(window, qtbot)
     assert page.error.isHidden()
+    # The values come at once; the intervals once the full report computed in the background.
+    qtbot.waitUntil(lambda: page.snapshot.agreement_intervals, timeout=15_000)
     shown = page.snapshot.as_json()
     expected = json.loads(json.dumps(desk_snapshot(gui_project, "cu").as_json()))
     shown.pop("at"), expected.pop("at")

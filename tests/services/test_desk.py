@@ -6,6 +6,7 @@ read here independently; ``desk --json`` is the snapshot the page shows."""
 from __future__ import annotations
 
 import json
+import random
 import statistics
 from collections import Counter
 from datetime import timedelta
@@ -17,8 +18,10 @@ from sqlalchemy import select
 
 from annotator.cli import main
 from annotator.errors import PermissionDenied
-from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, build_demo
-from annotator.services.desk import desk_snapshot
+from annotator.services import kinds
+from annotator.services.agreement import agreement_report
+from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, _label_fully, build_demo
+from annotator.services.desk import INTERVALS_PENDING, desk_snapshot
 from annotator.services.judging import scoring as judge_scoring
 from annotator.services.sme import review as sme_review
 from annotator.store.project import Project, open_project
@@ -83,21 +86,59 @@ def test_annotators_equal_agreement_and_roundtrip(demo: Project, demo_dir: Path,
     assert any(r.bundled for r in snap.annotators) and any(r.returned for r in snap.annotators)
 
 
+def _approx(value: float | None) -> Any:
+    return None if value is None else pytest.approx(value, rel=1e-9)
+
+
 def test_agreement_headline_equals_agreement_json(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    report = _json(capsys, demo_dir, "agreement")  # the full report, now cached and current
     snap = desk_snapshot(demo, CURATOR)
-    report = _json(capsys, demo_dir, "agreement")
-    assert snap.agreement is not None
+    assert snap.agreement is not None and snap.agreement_intervals
     assert [f.id for f in snap.agreement] == [s["id"] for s in report["families"]]
     for family, section in zip(snap.agreement, report["families"], strict=True):
         if section["id"] == "order":
             expected = section["details"]["strict_agreement"]
         else:
             expected = section["coefficients"]["percent_agreement"]
-        assert family.agreement == expected["value"]
+        # The desk's values are the point estimates of the stored sums: the report's,
+        # up to floating-point rounding; the intervals are the cached report's own.
+        assert family.agreement == _approx(expected["value"])
         assert family.ci95 == expected["ci95"]
         assert family.n_units == section["n_units"]
-        assert family.alpha == section["coefficients"]["krippendorff_alpha"]["value"]
+        assert family.alpha == _approx(section["coefficients"]["krippendorff_alpha"]["value"])
     assert snap.agreement_note == report["basis"]["statement"]
+
+
+def test_desk_never_computes_the_full_agreement_report(tmp_path: Path) -> None:
+    """Values at once, intervals only from a current cached report: a new submission makes
+    the cached report stale, and the desk says its intervals are being recomputed."""
+    build_demo(str(tmp_path / "p"))
+    project = open_project(tmp_path / "p")
+    try:
+        first = desk_snapshot(project, CURATOR)
+        assert first.agreement is not None and not first.agreement_intervals
+        assert first.agreement_note == INTERVALS_PENDING
+        assert all(f.ci95 is None for f in first.agreement)
+        agreement_report(project, CURATOR)
+        after = desk_snapshot(project, CURATOR)
+        assert after.agreement_intervals and after.agreement_note != INTERVALS_PENDING
+        assert [f.agreement for f in after.agreement or []] == [
+            f.agreement for f in first.agreement]
+        with project.read() as session:
+            name, case_id = session.execute(
+                select(User.name, Case.case_id)
+                .join(Annotation, Annotation.annotator_id == User.id)
+                .join(Case, Case.id == Annotation.case_pk)
+                .where(Annotation.state.in_(("assigned", "in_progress")),
+                       Case.state == "annotating")
+                .order_by(Case.case_id)).first() or (None, None)
+        assert name is not None and case_id is not None
+        _label_fully(project, name, case_id, random.Random(3), disagree=0.5)
+        kinds.CASES.submit(project, name, case_id)
+        stale = desk_snapshot(project, CURATOR)
+        assert not stale.agreement_intervals and stale.agreement_note == INTERVALS_PENDING
+    finally:
+        project.close()
 
 
 def test_sme_progress_equals_sme_results_json(demo: Project, demo_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -29,6 +29,7 @@ from annotator.agreement.families import Family, families, family_ratings
 from annotator.agreement.family_stats import COEFFICIENTS
 from annotator.agreement.kappa import Weights, confusion_matrix, mean_kappa_batch
 from annotator.agreement.options import ReportOptions
+from annotator.agreement.order_stats import order_relation_row
 from annotator.agreement.project_data import CaseBasis
 from annotator.agreement.sufficient import (
     _ratio,
@@ -73,6 +74,8 @@ def family_case_stats(family: Family, case: CaseBasis) -> dict[str, Any]:
         if table.sum() > 0:
             pairs[keys[i] + PAIR_SEPARATOR + keys[j]] = table.ravel().tolist()
     out["pairs"] = pairs
+    if family.id == "order":  # strict-pair agreement, the family's headline figure
+        out["relations"] = [float(v) for v in order_relation_row(case)]
     return out
 
 
@@ -181,11 +184,23 @@ def family_estimates(
     return out
 
 
+def _details(family: Family, sums: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Exam order's strict-pair agreement, as the full report's ``details`` give it (no
+    interval: that is the bootstrap's)."""
+    if family.id != "order":
+        return {}
+    row = np.asarray((sums or {}).get("relations") or [0.0] * 7, dtype=np.float64)
+    value = float(row[3] / row[2]) if row[2] > 0 else None
+    return {"details": {"strict_agreement": {"value": value, "ci95": None,
+                                             "pairs": int(row[2])}}}
+
+
 def estimates(
     totals: Stats, options: ReportOptions | None = None,
     family_list: Sequence[Family] | None = None,
 ) -> list[dict[str, Any]]:
-    """Per family ``{"id", "title", "level", "n_units", "coefficients": {name: value}}``."""
+    """Per family ``{"id", "title", "level", "n_units", "coefficients": {name: value}}``;
+    exam order adds ``details.strict_agreement`` (``value``, ``pairs``)."""
     options = options or ReportOptions()
     chosen = list(family_list) if family_list is not None else families()
     out = []
@@ -197,5 +212,6 @@ def estimates(
             "level": family.level,
             "n_units": int((sums or {}).get("units", 0)) // (1 if family.mirror is None else 2),
             "coefficients": family_estimates(family, sums, options),
+            **_details(family, sums),
         })
     return out

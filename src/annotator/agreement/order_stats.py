@@ -73,6 +73,12 @@ def _case_rows(case: CaseBasis) -> tuple[list[int], list[float], list[CaseDisagr
     return row, taus, kinds
 
 
+def order_relation_row(case: CaseBasis) -> list[int]:
+    """One case's summed relation counts over its annotator pairs (what the strict-pair
+    agreement is a ratio of): the per-case sufficient statistic the stored sums keep."""
+    return _case_rows(case)[0]
+
+
 def order_details(
     cases: tuple[CaseBasis, ...], annotators: list[str], options: ReportOptions
 ) -> dict[str, Any]:

@@ -9,9 +9,11 @@ round trip of ``roundtrip-status --json``, the open conflicts of ``review --stat
 desk is the same number the command line prints. What no other command shows (per
 annotator: work in progress and median active time; stuck work; submissions per day; the
 progress of every kind of rated work) is read here, one aggregate query per question,
-never a query per case. Everything is read in ``project.read()``; the agreement report
-fills its cache the first time it is computed, as ``agreement`` does, and first brings the
-statistics of the cases marked stale since up to date (its cache is keyed by them).
+never a query per case. Everything is read in ``project.read()``. The agreement values are
+the point estimates of the stored per-case statistics (current after every submission, at any
+size); their intervals are those of the cached full report when it is current, and the desk
+never computes that report itself (minutes at 100,000 cases): ``agreement_intervals`` says
+so, and the desk page computes it in the background.
 
 Seniors see the desk (``Action.VIEW_DESK``); the agreement headline is the curator's only
 (``Action.READ_AGREEMENT``): an adjudicator's snapshot says so instead of a figure.
@@ -32,7 +34,7 @@ from annotator.agreement.tables import headline
 from annotator.domain.permissions import Action, may, refusal
 from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
-from annotator.services.agreement import agreement_report
+from annotator.services.agreement import current_report, point_estimates
 from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review.queue import open_conflict_totals
 from annotator.services.sme.results import results as sme_results
@@ -46,6 +48,8 @@ from annotator.store.schema import Annotation, Case, User, UserRole, utcnow
 from annotator.store.settings import STUCK_AFTER_DAYS, get_setting, put_setting
 
 MAX_STUCK_DAYS = 3650
+INTERVALS_PENDING = ("the values are current; their 95% intervals are being recomputed "
+                     "(the full agreement report)")
 UNFINISHED = (AnnotationState.ASSIGNED.value, AnnotationState.IN_PROGRESS.value)
 STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
 
@@ -155,6 +159,9 @@ class DeskSnapshot:
     work: dict[str, WorkProgress]  # by kind
     submissions_per_day: list[tuple[str, int]]  # ISO date, case submissions that day
     notes: list[str] = field(default_factory=list)  # figures that could not be read, and why
+    # False: the agreement values are current but their intervals wait for the full report
+    # (agreement_report, which the desk page then computes in the background).
+    agreement_intervals: bool = True
 
     def as_json(self) -> dict[str, Any]:
         def row(obj: Any, **extra: Any) -> dict[str, Any]:
@@ -174,6 +181,7 @@ class DeskSnapshot:
                       for s in self.stuck],
             "agreement": None if self.agreement is None else [asdict(f) for f in self.agreement],
             "agreement_note": self.agreement_note,
+            "agreement_intervals": self.agreement_intervals,
             "sme_benchmarks": [row(b, total=b.total) for b in self.sme_benchmarks],
             "work": {k: row(w, fraction=w.fraction) for k, w in self.work.items()},
             "submissions_per_day": [{"date": d, "submitted": n}
@@ -204,7 +212,7 @@ def desk_snapshot(
     notes: list[str] = []
     status = project_status(project)
     rows = _annotator_rows(project, own, notes)
-    agreement, agreement_note = _agreement(project, reader, roles)
+    agreement, agreement_note, intervals = _agreement(project, reader, roles)
     return DeskSnapshot(
         reader=reader,
         at=now,
@@ -222,6 +230,7 @@ def desk_snapshot(
         work=own.work,
         submissions_per_day=own.per_day,
         notes=notes,
+        agreement_intervals=intervals,
     )
 
 
@@ -353,17 +362,27 @@ def _conflicts(project: Project, reader: str) -> list[ConflictQueue]:
 
 def _agreement(
     project: Project, reader: str, roles: list[str]
-) -> tuple[list[FamilyHeadline] | None, str]:
+) -> tuple[list[FamilyHeadline] | None, str, bool]:
+    """The headline per family: the point estimates from the stored per-case statistics
+    (current after every submission, whatever the project's size), with the intervals of
+    the cached full report when it is current; the report itself is never computed here."""
     if not may(roles, Action.READ_AGREEMENT):
-        return None, refusal(Action.READ_AGREEMENT, reader)
-    report = agreement_report(project, reader)
+        return None, refusal(Action.READ_AGREEMENT, reader), True
+    estimates = point_estimates(project, reader)
+    report = current_report(project, reader)
+    sections = {s["id"]: s for s in report["families"]} if report else {}
     families = []
-    for section in report["families"]:
-        value, ci = headline(section)
-        alpha = (section["coefficients"].get("krippendorff_alpha") or {}).get("value")
-        families.append(FamilyHeadline(section["id"], section["title"], value, ci,
-                                       int(section["n_units"]), alpha))
-    return families, str(report["basis"].get("statement", ""))
+    for family in estimates["families"]:
+        strict = (family.get("details") or {}).get("strict_agreement")
+        value = strict["value"] if family["id"] == "order" and strict else (
+            family["coefficients"].get("percent_agreement"))
+        ci = headline(sections[family["id"]])[1] if family["id"] in sections else None
+        families.append(FamilyHeadline(family["id"], family["title"], value, ci,
+                                       int(family["n_units"]),
+                                       family["coefficients"].get("krippendorff_alpha")))
+    if report is None:
+        return families, INTERVALS_PENDING, False
+    return families, str(report["basis"].get("statement", "")), True
 
 
 def _sme_progress(project: Project, reader: str) -> list[BenchmarkProgress]:

@@ -47,6 +47,7 @@ from annotator.gui.desk.models import AnnotatorTableModel
 from annotator.gui.permits import guard, why_not
 from annotator.gui.quality.view import QualityView
 from annotator.gui.workers import run_in_background
+from annotator.services.agreement import agreement_report
 from annotator.services.desk import (
     MAX_STUCK_DAYS,
     DeskSnapshot,
@@ -96,6 +97,10 @@ class DeskPage(QWidget):
         self.snapshot: DeskSnapshot | None = None
         self._generation = 0
         self._running = 0
+        # The full agreement report (the intervals) computing in the background, and
+        # whether the snapshot being shown was read right after one finished.
+        self._report_running = False
+        self._after_report = False
         self._done = False
         self.read_only = why_not(context, Action.MANAGE_USERS) is not None
         self.registry = context.registry_for(self)
@@ -286,10 +291,34 @@ class DeskPage(QWidget):
         self.status.setText(f"Figures of {snapshot.at:%H:%M:%S} UTC")
         self._done = True
         self.refreshed.emit()
+        self._intervals_if_stale(snapshot)
         if self.quality_view is not None:
             project, user = self.context.project, self.context.user or ""
             run_in_background(lambda: quality_snapshot(project, user),
                               self.quality_view.set_snapshot, self._quality_failed)
+
+    def _intervals_if_stale(self, snapshot: DeskSnapshot) -> None:
+        """The values are current; when their intervals are not, compute the full report
+        off the GUI thread, then read the desk again (once per report: a snapshot read
+        right after one does not start another)."""
+        after, self._after_report = self._after_report, False
+        if snapshot.agreement is None or snapshot.agreement_intervals or after:
+            return
+        if self._report_running:
+            return
+        project, user = self.context.project, self.context.user or ""
+        self._report_running = True
+        run_in_background(lambda: agreement_report(project, user), self._report_ready,
+                          self._report_failed)
+
+    def _report_ready(self, _report: object) -> None:
+        self._report_running = False
+        self._after_report = True
+        self.refresh()
+
+    def _report_failed(self, exc: BaseException) -> None:
+        self._report_running = False
+        self.agreement_note.setText(f"The agreement intervals could not be computed: {exc}")
 
     def _quality_failed(self, exc: BaseException) -> None:
         if self.quality_view is not None:
@@ -388,7 +417,8 @@ class DeskPage(QWidget):
             self.agreement_rows.addWidget(bar, i, 0)
             rows.append(bar)
         align(rows)
-        self.agreement_note.setText("")
+        self.agreement_note.setText("" if s.agreement_intervals else
+                                    s.agreement_note[:1].upper() + s.agreement_note[1:] + "…")
 
     def _fit_table(self) -> None:
         """The annotator table as tall as its rows (up to ten; it scrolls beyond)."""

@@ -75,8 +75,17 @@ def _case_rows(case: CaseBasis) -> tuple[list[int], list[float], list[CaseDisagr
 
 def order_relation_row(case: CaseBasis) -> list[int]:
     """One case's summed relation counts over its annotator pairs (what the strict-pair
-    agreement is a ratio of): the per-case sufficient statistic the stored sums keep."""
-    return _case_rows(case)[0]
+    agreement is a ratio of): the per-case sufficient statistic the stored sums keep. The
+    relation counts alone, as :func:`_case_rows` sums them (no tau-b: scipy's is the slow
+    part, and the stored sums do not need it)."""
+    figures = case.used_figures
+    boards = order_stages(case)
+    row = [0] * 7
+    for first, second in combinations(sorted(boards), 2):
+        counts = relation_counts(_stages(boards[first], figures), _stages(boards[second], figures))
+        if counts.pairs:
+            row = [x + y for x, y in zip(row, counts.as_row(), strict=True)]
+    return row
 
 
 def order_details(

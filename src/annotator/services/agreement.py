@@ -255,6 +255,7 @@ TOTALS_PK = uuid.UUID(int=0)  # the agreement_stats row holding the sum of every
 INPUTS_PK = uuid.UUID(int=1)
 RESERVED = (TOTALS_PK, INPUTS_PK)
 _CHUNK = 500
+REFRESH_CASES = 2_000  # cases recomputed per write transaction
 # A case's work is read through the table (only case work has a case): Annotation's own
 # ``kind`` filter leads SQLite to the (kind, state) index, every case's work, not these.
 _WORK = RatedWork.__table__.c
@@ -343,21 +344,9 @@ def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, di
     return out
 
 
-def _read_stale(session: Session, whole: bool) -> tuple[
-        dict[uuid.UUID, uuid.UUID], dict[uuid.UUID, str], dict[uuid.UUID, dict[str, Any]]]:
-    """The marks, then the keys and fresh statistics of the marked cases (``whole``: of every
-    case). The marks are read first: a write after them is marked again, with a new token."""
-    seen = agreement_stale.marked(session.connection())
-    pks = list(seen)
-    if whole:
-        pks = list(dict.fromkeys([*session.scalars(select(Case.id)), *pks]))
-    keys = case_keys(session, pks)
-    return seen, keys, _case_stats_of(session, list(keys))
-
-
 def _apply(
     session: Session, seen: dict[uuid.UUID, uuid.UUID], keys: dict[uuid.UUID, str],
-    fresh: dict[uuid.UUID, dict[str, Any]], whole: bool,
+    fresh: dict[uuid.UUID, dict[str, Any]],
 ) -> dict[str, Any]:
     """Write the statistics computed from a read snapshot, in one write transaction.
 
@@ -368,18 +357,13 @@ def _apply(
     """
     conn = session.connection()
     code, totals, inputs = _reserved(session, lock=True)
-    if whole or code != _stats_code():
-        if not whole:  # another version of the code wrote the rows meanwhile: all afresh
-            seen, keys, fresh = _read_stale(session, whole=True)
-        session.execute(delete(AgreementStats))
-        totals, inputs, old = {}, 0, {}
-        handle = list(dict.fromkeys([*keys, *seen]))
-        cleared = seen
-    else:
-        now = agreement_stale.marked(conn, list(seen))
-        handle = [pk for pk, token in seen.items() if now.get(pk) == token]
-        old = _rows(session, handle)
-        cleared = {pk: seen[pk] for pk in handle}
+    if code != _stats_code():  # another version of the code restarted them meanwhile
+        _restart(session)
+        return {}
+    now = agreement_stale.marked(conn, list(seen))
+    handle = [pk for pk, token in seen.items() if now.get(pk) == token]
+    old = _rows(session, handle)
+    cleared = {pk: seen[pk] for pk in handle}
     for pk in handle:
         if pk in old:
             totals = add_stats(totals, old[pk][1], -1)
@@ -399,19 +383,49 @@ def _apply(
 
 def _refresh(project: Project, fill: bool = True) -> tuple[dict[str, Any], int]:
     """Bring the stored statistics up to date: the marked cases recomputed (every case if
-    the stored ones are from other code or missing; with ``fill`` only). Returns the sum and
-    the number of cases recomputed. The caller checks that the actor is a curator."""
+    the stored ones are from other code or missing; with ``fill`` only), ``REFRESH_CASES``
+    at a time, each batch in its own write transaction, so memory stays that of one batch
+    however many cases are marked (a clone or new statistics code marks them all). Returns
+    the sum and the number of cases recomputed. The caller checks that the actor is a
+    curator."""
     with project.read() as session:
         code, totals, _inputs = _reserved(session)
-        whole = code != _stats_code()
-        if whole and not fill:
+    if code != _stats_code():
+        if not fill:
             return totals, 0
-        seen, keys, fresh = _read_stale(session, whole)
-    if not (seen or whole):
-        return totals, 0
-    with project.tx() as session:
-        totals = _apply(session, seen, keys, fresh, whole)
-    return totals, len(keys)
+        with project.tx() as session:
+            _restart(session)
+    recomputed = 0
+    before: dict[uuid.UUID, uuid.UUID] = {}
+    while True:
+        with project.read() as session:
+            # The marks first: a write after them is marked again, with a new token.
+            seen = agreement_stale.marked(session.connection(), limit=REFRESH_CASES)
+            if not seen or seen == before:  # none left, or this batch could not be applied
+                break
+            keys = case_keys(session, list(seen))
+            fresh = _case_stats_of(session, list(keys))
+        with project.tx() as session:
+            totals = _apply(session, seen, keys, fresh)
+        recomputed += len(keys)
+        before = seen
+    if not recomputed:
+        with project.read() as session:
+            totals = _reserved(session)[1]
+    return totals, recomputed
+
+
+def _restart(session: Session) -> None:
+    """Statistics from other code (or none yet): drop them all, start the sums at zero under
+    this code's key and mark every case, so the batches of :func:`_refresh` fill them."""
+    code, _totals, _inputs = _reserved(session, lock=True)
+    if code == _stats_code():
+        return  # another caller restarted them meanwhile
+    session.execute(delete(AgreementStats))
+    session.execute(insert(AgreementStats), [
+        {"case_pk": TOTALS_PK, "key": _stats_code(), "stats": {}},
+        {"case_pk": INPUTS_PK, "key": f"{0:064x}", "stats": {}}])
+    agreement_stale.mark(session.connection(), session.scalars(select(Case.id)))
 
 
 def point_estimates(

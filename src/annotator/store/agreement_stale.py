@@ -63,11 +63,14 @@ def mark(conn: Connection, case_ids: Iterable[uuid.UUID]) -> None:
             [{"case_pk": i, "token": token} for i in chunk])
 
 
-def marked(conn: Connection, case_ids: Iterable[uuid.UUID] | None = None
-           ) -> dict[uuid.UUID, uuid.UUID]:
-    """The marks (of ``case_ids``, else all): case id -> token."""
+def marked(conn: Connection, case_ids: Iterable[uuid.UUID] | None = None,
+           limit: int | None = None) -> dict[uuid.UUID, uuid.UUID]:
+    """The marks (of ``case_ids``, else all, or the first ``limit`` by case id): case id ->
+    token."""
     query = select(AgreementStale.case_pk, AgreementStale.token)
     if case_ids is None:
+        if limit is not None:
+            query = query.order_by(AgreementStale.case_pk).limit(limit)
         return {pk: token for pk, token in conn.execute(query)}
     out: dict[uuid.UUID, uuid.UUID] = {}
     for chunk in _chunks(list(case_ids)):

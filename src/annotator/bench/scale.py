@@ -25,6 +25,7 @@ from annotator.bench.clone import clone_cases
 from annotator.bench.run import ANNOTATORS, machine, measure_gui
 from annotator.bench.synth import CURATOR, SENIOR, annotator_names, build_bench_project
 from annotator.errors import ProjectError
+from annotator.services.agreement import point_estimates
 from annotator.store.project import login_location, open_project
 
 BASE_CASES = 1000
@@ -117,6 +118,11 @@ def _grow(location: str, size: int, say: Callable[[str], None]) -> None:
     project = open_project(location, create=False, backup=False)
     try:
         clone_cases(project, size, progress=say)
+        # The copies marked their cases' agreement statistics stale; a project in use has
+        # them up to date (each submission's, at the next read), so bring them up to date
+        # once here rather than in the first measured figure.
+        say("bringing the agreement statistics up to date")
+        point_estimates(project, CURATOR)
     finally:
         project.close()
 

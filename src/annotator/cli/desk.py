@@ -65,6 +65,8 @@ def text_lines(s: DeskSnapshot) -> list[str]:
                      f"idle {stuck.idle_days:g} days")
     if s.agreement is None:
         lines.append(f"agreement: {s.agreement_note}")
+    elif not s.agreement_intervals:
+        lines.append(f"agreement: {s.agreement_note}; `annotator agreement` computes them")
     for f in s.agreement or []:
         value = "n/a" if f.agreement is None else f"{100 * f.agreement:.1f}%"
         lines.append(f"agreement, {f.title}: {value} over {f.n_units} units")

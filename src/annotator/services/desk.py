@@ -35,7 +35,7 @@ from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.services.agreement import agreement_report
 from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review.queue import open_conflict_totals
-from annotator.services.sme.results import results as sme_results
+from annotator.services.sme.results import progress as sme_progress
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
 from annotator.services.users import require, takes_work
@@ -367,6 +367,5 @@ def _agreement(
 
 
 def _sme_progress(project: Project, reader: str) -> list[BenchmarkProgress]:
-    found = sme_results(project, reader)
-    return [BenchmarkProgress(b.code, b.label, b.items, b.undecided, b.unsubmitted)
-            for b in found.benchmarks]
+    return [BenchmarkProgress(b.code, b.label, b.resolved, b.undecided, b.unsubmitted)
+            for b in sme_progress(project, reader)]

@@ -5,7 +5,8 @@ counts ``status --json`` prints (:func:`~annotator.services.status.project_statu
 round trip of ``roundtrip-status --json``, the open conflicts of ``review --status --json``
 (the keys the writes keep, :func:`~annotator.services.review.queue.open_conflict_totals`, and
 :func:`~annotator.services.kinds.waiting_elsewhere`), the agreement headline of
-``agreement --json`` and the SME progress of ``sme-results --json``, so a figure on the
+``agreement --json`` and the SME progress of ``sme-results --json`` (its counts, read
+without its intervals: :func:`~annotator.services.sme.results.progress`), so a figure on the
 desk is the same number the command line prints. What no other command shows (per
 annotator: work in progress and median active time; stuck work; submissions per day; the
 progress of every kind of rated work) is read here, one aggregate query per question,

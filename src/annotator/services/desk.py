@@ -5,7 +5,8 @@ counts ``status --json`` prints (:func:`~annotator.services.status.project_statu
 round trip of ``roundtrip-status --json``, the open conflicts of ``review --status --json``
 (the keys the writes keep, :func:`~annotator.services.review.queue.open_conflict_totals`, and
 :func:`~annotator.services.kinds.waiting_elsewhere`), the agreement headline of
-``agreement --json`` and the SME progress of ``sme-results --json``, so a figure on the
+``agreement --json`` and the SME progress of ``sme-results --json`` (its counts, read
+without its intervals: :func:`~annotator.services.sme.results.progress`), so a figure on the
 desk is the same number the command line prints. What no other command shows (per
 annotator: work in progress and median active time; stuck work; submissions per day; the
 progress of every kind of rated work) is read here, one aggregate query per question,
@@ -37,7 +38,7 @@ from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.services.agreement import current_report, point_estimates
 from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review.queue import open_conflict_totals
-from annotator.services.sme.results import results as sme_results
+from annotator.services.sme.results import progress as sme_progress
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
 from annotator.services.users import require, takes_work
@@ -386,6 +387,5 @@ def _agreement(
 
 
 def _sme_progress(project: Project, reader: str) -> list[BenchmarkProgress]:
-    found = sme_results(project, reader)
-    return [BenchmarkProgress(b.code, b.label, b.items, b.undecided, b.unsubmitted)
-            for b in found.benchmarks]
+    return [BenchmarkProgress(b.code, b.label, b.resolved, b.undecided, b.unsubmitted)
+            for b in sme_progress(project, reader)]

@@ -82,6 +82,29 @@ class JudgeKind(RatingKind):
             .distinct()
         ))
 
+    def open_conflicts_in(self, session: Session) -> dict[Any, list[str]]:
+        """Every output's undecided conflicting keys from two reads (submitted sheets,
+        decisions), not a few queries per output."""
+        sheets: dict[Any, dict[str, dict[str, Any]]] = {}
+        for item_id, scorer, scores in session.execute(
+            select(PhysicianScore.item_id, PhysicianScore.scorer_id, PhysicianScore.scores)
+            .where(PhysicianScore.submitted_at.is_not(None))
+            .order_by(PhysicianScore.created_at, PhysicianScore.id)
+        ):
+            sheets.setdefault(item_id, {})[str(scorer)] = dict(scores)
+        decided: dict[Any, set[str]] = {}
+        for item_id, key in session.execute(
+            select(JudgeAdjudication.item_id, JudgeAdjudication.key)
+            .where(JudgeAdjudication.superseded.is_(False))
+        ):
+            decided.setdefault(item_id, set()).add(key)
+        out: dict[Any, list[str]] = {}
+        for item_id, submitted in sheets.items():
+            undecided = [key for key in conflicts(submitted) if key not in decided.get(item_id, ())]
+            if undecided:
+                out[item_id] = undecided
+        return out
+
     def submitted_by_rater(self, session: Session, item: Any) -> dict[str, dict[str, Any]]:
         rows = session.execute(
             select(PhysicianScore, User.name)

@@ -337,18 +337,23 @@ class RatingKind(ABC):
         """Every item's conflicting fields no senior has decided yet: item ref -> fields."""
         with project.read() as session:
             require_user(session, actor, Action.READ_OTHERS_WORK)
-            out: dict[Any, list[str]] = {}
-            model = self.decision_model
-            for ref in self.submitted_items(session):
-                item = self.load_item(session, ref)
-                decided = set(session.scalars(
-                    select(model.key).where(self.decision_of(item), model.superseded.is_(False))
-                ))
-                found = self.rule(item, self.submitted_by_rater(session, item))
-                undecided = [key for key in found if key not in decided]
-                if undecided:
-                    out[ref] = undecided
-            return out
+            return self.open_conflicts_in(session)
+
+    def open_conflicts_in(self, session: Session) -> dict[Any, list[str]]:
+        """:meth:`open_conflicts` inside the caller's read, item by item: a few queries per
+        item. A kind whose items are many reads them all at once instead (SME, judge)."""
+        out: dict[Any, list[str]] = {}
+        model = self.decision_model
+        for ref in self.submitted_items(session):
+            item = self.load_item(session, ref)
+            decided = set(session.scalars(
+                select(model.key).where(self.decision_of(item), model.superseded.is_(False))
+            ))
+            found = self.rule(item, self.submitted_by_rater(session, item))
+            undecided = [key for key in found if key not in decided]
+            if undecided:
+                out[ref] = undecided
+        return out
 
     def adjudicate(
         self, project: Project, actor: str, item_ref: Any, key: str, value: Any, reason: str

@@ -68,15 +68,14 @@ def submitted_by_task(
     of one task only when ``task_id`` is given."""
     out: dict[uuid.UUID, dict[str, Verdict]] = {}
     query = (
-        select(SmeVerdict)
+        select(SmeVerdict.task_id, SmeVerdict.reviewer_id, SmeVerdict.submitted)
         .where(SmeVerdict.state == "submitted", SmeVerdict.submitted.is_not(None))
         .order_by(SmeVerdict.created_at, SmeVerdict.id)
     )
     if task_id is not None:
         query = query.where(SmeVerdict.task_id == task_id)
-    rows = session.scalars(query)
-    for row in rows:
-        out.setdefault(row.task_id, {})[str(row.reviewer_id)] = dict(row.submitted or {})
+    for task, reviewer, submitted in session.execute(query):  # the columns, not whole rows
+        out.setdefault(task, {})[str(reviewer)] = dict(submitted or {})
     return out
 
 

@@ -17,11 +17,11 @@ from sqlalchemy.orm import Session
 from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.rating.engine import Loaded, RatingKind
-from annotator.services.sme.adjudication import submitted_by_task
+from annotator.services.sme.adjudication import decided_by_task, submitted_by_task
 from annotator.services.sme.review import benchmark_of, own_task, task_parts
 from annotator.sme.verdict import check_field, cleaned, conflicts, missing_fields, stale_fields
 from annotator.store.db_roles import revealed_automated, walled
-from annotator.store.schema import SmeAdjudication, SmeVerdict
+from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeTask, SmeVerdict
 
 
 class SmeKind(RatingKind):
@@ -94,6 +94,22 @@ class SmeKind(RatingKind):
         return list(session.scalars(
             select(SmeVerdict.task_id).where(SmeVerdict.state == "submitted").distinct()
         ))
+
+    def open_conflicts_in(self, session: Session) -> dict[Any, list[str]]:
+        """Every task's undecided conflicting fields from three reads (verdicts, decisions,
+        tasks' benchmarks), not a few queries per task: the desk asks this on every refresh
+        (2.4 s at 10,000 cases, 830 tasks, one by one)."""
+        submitted = submitted_by_task(session)
+        decided = decided_by_task(session)
+        rules = {b.id: benchmark_of(b) for b in session.scalars(select(SmeBenchmark))}
+        of_task = {t: b for t, b in session.execute(select(SmeTask.id, SmeTask.benchmark_id))}
+        out: dict[Any, list[str]] = {}
+        for task_id, verdicts in submitted.items():
+            found = conflicts(rules[of_task[task_id]], verdicts)
+            undecided = [key for key in found if key not in decided.get(task_id, {})]
+            if undecided:
+                out[task_id] = undecided
+        return out
 
     def submitted_by_rater(self, session: Session, item: Any) -> dict[str, dict[str, Any]]:
         # This task's verdicts only: the desk's open conflicts ask once per task, and every

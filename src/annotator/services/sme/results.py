@@ -9,6 +9,7 @@ SMEs conflict and no adjudicator has decided) and ``unsubmitted`` (no verdict su
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,59 @@ class _Collected:
     automated: list[tuple[Verdict, dict[str, Any]]]
 
 
+UNSUBMITTED = "unsubmitted"  # no verdict submitted
+UNDECIDED = "undecided"  # the SMEs conflict and no adjudicator has decided
+
+
+def _reference(
+    benchmark: Benchmark, verdicts: dict[str, Verdict], decided: dict[str, tuple[Any, str]]
+) -> Verdict | str:
+    """A task's reference verdict, or why it has none (UNSUBMITTED, UNDECIDED)."""
+    if not verdicts:
+        return UNSUBMITTED
+    ref = reference(benchmark, verdicts, {k: v for k, (v, _r) in decided.items()})
+    if ref is None or "applicability" not in ref:
+        return UNDECIDED
+    return ref
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One reviewed benchmark's tasks: with a reference verdict, undecided, unsubmitted."""
+
+    code: str
+    label: str
+    resolved: int
+    undecided: int
+    unsubmitted: int
+
+
+def progress(project: Project, actor: str) -> list[Progress]:
+    """The counts of :func:`results` (``items``, ``undecided``, ``unsubmitted`` of every
+    reviewed benchmark, by code) without its intervals and reliability: one read of the
+    verdicts, decisions and tasks, for the desk (seniors and curators only)."""
+    with project.read() as session:
+        require_user(session, actor, Action.READ_OTHERS_WORK)
+        submitted = submitted_by_task(session)
+        decided = decided_by_task(session)
+        tasks: dict[uuid.UUID, list[uuid.UUID]] = {}
+        for task_id, bench_id in session.execute(select(SmeTask.id, SmeTask.benchmark_id)):
+            tasks.setdefault(bench_id, []).append(task_id)
+        out = []
+        for bench in session.scalars(select(SmeBenchmark).order_by(SmeBenchmark.code)):
+            benchmark = benchmark_of(bench)
+            if benchmark.evaluator_type not in REVIEWED:
+                continue
+            found = Counter(
+                ref if isinstance(ref, str) else "resolved"
+                for ref in (_reference(benchmark, submitted.get(t, {}), decided.get(t, {}))
+                            for t in tasks.get(bench.id, []))
+            )
+            out.append(Progress(benchmark.code, benchmark.label, found["resolved"],
+                                found[UNDECIDED], found[UNSUBMITTED]))
+        return out
+
+
 def _collect(
     session: Session,
     bench: SmeBenchmark,
@@ -74,17 +128,16 @@ def _collect(
     )
     for task, item in rows:
         verdicts = submitted.get(task.id, {})
-        ref = reference(
-            benchmark, verdicts, {k: v for k, (v, _r) in decided.get(task.id, {}).items()}
-        )
+        ref = _reference(benchmark, verdicts, decided.get(task.id, {}))
         if verdicts:
             got.verdicts.append(verdicts)
-        if not verdicts:
+        if ref == UNSUBMITTED:
             got.unsubmitted += 1
             continue
-        if ref is None or "applicability" not in ref:
+        if ref == UNDECIDED:
             got.undecided += 1
             continue
+        assert isinstance(ref, dict)
         applicable = ref["applicability"] == "applicable"
         outcome = ItemOutcome(
             item.item_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -57,13 +58,16 @@ def roundtrip_status(project: Project) -> list[RoundTripRow]:
         # Cases assigned per annotator from the project counters (store.counts); the case
         # ids are read only for someone with bundles or packages, to match them against.
         kept = counts.read(session.connection(), prefix="rater:")
+        # Every bundle and package in one read each, not two queries per annotator.
+        bundles_of: dict[Any, list[SyncBundle]] = defaultdict(list)
+        for bundle in session.scalars(select(SyncBundle)):
+            bundles_of[bundle.annotator_id].append(bundle)
+        packages_of: dict[Any, list[SyncPackage]] = defaultdict(list)
+        for package in session.scalars(select(SyncPackage)):
+            packages_of[package.annotator_id].append(package)
         for user in users:
-            bundles = list(
-                session.scalars(select(SyncBundle).where(SyncBundle.annotator_id == user.id))
-            )
-            packages = list(
-                session.scalars(select(SyncPackage).where(SyncPackage.annotator_id == user.id))
-            )
+            bundles = bundles_of.get(user.id, [])
+            packages = packages_of.get(user.id, [])
             if bundles or packages:
                 assigned = set(
                     session.scalars(

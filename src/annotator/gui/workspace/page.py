@@ -209,8 +209,8 @@ class AnnotatePage(QWidget):
         # GUI thread is never blocked for long: the image (decoding meanwhile), strip and
         # labels come first. ``ready`` is False until the last part is done.
         self._finishing = case_id
-        self._finish_parts = [self._show_board, self._show_text, self.steps.rebuild,
-                              self._refresh_drafts]
+        self._finish_parts = [self._show_board_and_problems, self._show_text,
+                              self.steps.rebuild, self._refresh_drafts]
         QTimer.singleShot(0, lambda: self._finish_open(case_id))
 
     def _finish_open(self, case_id: str) -> None:
@@ -227,15 +227,17 @@ class AnnotatePage(QWidget):
             QTimer.singleShot(0, lambda: self._prefetch_next(case_id))
         part()
 
+    def _show_board_and_problems(self) -> None:
+        self._show_board()
+        self._show_problems()  # on the tab titles
+
     def _show_text(self) -> None:
         self.case_text.show_case(self.session.content, self._final_diagnosis(), top=True)
 
     def _refresh_drafts(self) -> None:
-        """The steps (rebuilt in the turn before) and rubric tabs, and the draft's problems
-        on the tab titles."""
+        """The steps (rebuilt in the turn before) and rubric tabs."""
         self.steps.refresh()
         self.rubric.refresh()
-        self._show_problems()
 
     def step_case(self, step: int) -> None:
         target = self.case_list.neighbour(self.session.case_id, step)

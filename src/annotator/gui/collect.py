@@ -12,7 +12,7 @@ What start-up made (modules, mappers, the first page) lives as long as the app: 
 moves it out of the collector's sight once, so that the automatic collections after it do
 not walk it again (the first full one blocked the GUI thread ~50 ms at the first case
 switch, and grows with the project's objects). A collection for dropped objects unfreezes
-first, so nothing dropped is ever kept.
+first, so nothing dropped is ever kept, and freezes what survived again.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def _collect() -> None:
     _pending = False
     gc.unfreeze()
     gc.collect()
+    if _settled:  # what survived lives on: out of the automatic collections' way again
+        gc.freeze()
     gc.enable()
 
 

@@ -18,6 +18,7 @@ from annotator.domain.suggestions import figures
 from annotator.errors import StateError, ValidationError
 from annotator.review.decision_values import validate_decision
 from annotator.review.items import case_items
+from annotator.services.pixel_status import unresolved
 from annotator.services.rating.engine import supersede
 from annotator.services.review.base import (
     REVIEW_STATES,
@@ -115,11 +116,7 @@ def green_light(project: Project, actor: str, case_id: str) -> CaseReview:
         record(session, actor, "green_lit", case_pk=case.id, before="in_review", after="green_lit")
         session.flush()
         result = review_in(session, case)
-        # Export refuses these images until a curator reviews them; say so now. (Imported
-        # here: pixel review pulls in image decoding, which the annotate page's start waits
-        # for otherwise.)
-        from annotator.services.pixel_review import unresolved
-
+        # Export refuses these images until a curator reviews them; say so now.
         pending = [p.describe() for p in unresolved(session, [case_id])]
         return dataclasses.replace(result, warnings=[*result.warnings, *pending])
 

@@ -95,6 +95,13 @@ def test_case_list_filters_by_modality_red_flag_and_needs_fix(  # type: ignore[n
     assert workspace.case_list(team, "a2", show="red_flag").rows == []  # a1's flag is a1's own
 
 
+def test_has_cases_says_what_the_whole_list_would(imported) -> None:  # type: ignore[no-untyped-def]
+    for name in ("a1", "a2", "cu"):  # annotators with cases, a curator without any
+        listed = workspace.case_list(imported, name).total
+        assert workspace.has_cases(imported, name) == (listed > 0)
+    assert workspace.has_cases(imported, "a1") and not workspace.has_cases(imported, "cu")
+
+
 def test_next_open_case_skips_submitted_ones_and_wraps(imported) -> None:  # type: ignore[no-untyped-def]
     annotating.accept_suggestions(imported, "a1", "T2")
     kinds.CASES.submit(imported, "a1", "T2")

@@ -39,7 +39,7 @@ from annotator.services.case_history import case_history
 from annotator.services.demo import _label_fully
 from annotator.services.desk import desk_snapshot
 from annotator.services.export import export_release
-from annotator.services.pixel_review import unresolved
+from annotator.services.pixel_status import unresolved
 from annotator.services.review.queue import case_queue_page
 from annotator.services.sme import review as sme_review
 from annotator.services.status import project_status

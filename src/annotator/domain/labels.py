@@ -18,7 +18,7 @@ from typing import Any
 from annotator.domain.text import clipped
 from annotator.errors import ValidationError
 
-MAX_KEY_CHARACTERS = 300  # the store's column (domain.text.LabelKey)
+MAX_KEY_CHARACTERS = 300  # the store's column (domain.text_fields.LabelKey)
 
 IMPORTANCE = ("essential", "optional", "unnecessary")
 DIFFICULTY = ("normal", "hard", "extreme_hard")

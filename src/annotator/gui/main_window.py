@@ -11,7 +11,7 @@ import importlib
 import traceback
 from typing import Any
 
-from PySide6.QtCore import QRect, QSettings, Qt
+from PySide6.QtCore import QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -28,7 +28,7 @@ from annotator.errors import PermissionDenied
 from annotator.gui import theme
 from annotator.gui.actions import ActionRegistry, ActionSpec
 from annotator.gui.appearance import AppearanceMenu
-from annotator.gui.collect import collect_soon
+from annotator.gui.collect import collect_soon, settle
 from annotator.gui.context import GuiContext
 from annotator.gui.curator.menu import CuratorActions
 from annotator.gui.pages import MessagePage
@@ -175,6 +175,7 @@ class MainWindow(QMainWindow):
             self.ask_identity()
         else:
             self.build_pages()
+        QTimer.singleShot(0, settle)  # start-up is done: see gui/collect.py
 
     # -- identity -------------------------------------------------------------------------
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy import ndimage
 
 from annotator.imaging.decode import decode_frame
 from annotator.userdirs import user_cache_dir
@@ -152,6 +151,8 @@ def _lines(mask: np.ndarray) -> list[Box]:
     # a mask with fewer (most textless frames' few specks) has no line, and is not labelled.
     if np.count_nonzero(mask) < _MIN_GLYPHS * _GLYPH_HEIGHT[0]:
         return []
+    from scipy import ndimage  # half a second to import: not on the app's way to a case
+
     labels, count = ndimage.label(mask, structure=np.ones((3, 3), dtype=bool))
     if count < _MIN_GLYPHS:
         return []
@@ -253,6 +254,8 @@ def _inside(ink: np.ndarray) -> np.ndarray:
     """The ink without the parts that touch the crop's edge: background (the edge of the
     body, a bright corner) that binarisation put on the text's side, never a letter of the
     line, which lies inside the margins."""
+    from scipy import ndimage
+
     labels, _ = ndimage.label(ink)
     edge = np.unique(np.concatenate((labels[0], labels[-1], labels[:, 0], labels[:, -1])))
     return ink & ~np.isin(labels, edge[edge > 0])

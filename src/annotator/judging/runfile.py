@@ -18,7 +18,8 @@ from pydantic import (
     ValidationError,
 )
 
-from annotator.domain.text import Name, Word, error_location, printable
+from annotator.domain.text import error_location, printable
+from annotator.domain.text_fields import Name, Word
 from annotator.errors import ValidationError as InputError
 from annotator.inputfiles import loads_bounded, read_regular, unstorable_text
 

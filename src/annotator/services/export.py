@@ -23,7 +23,7 @@ from annotator.export.settings import (
 )
 from annotator.export.writer import ExportOptions, ExportResult, write_release
 from annotator.services.agreement import release_agreement_part
-from annotator.services.pixel_review import unresolved
+from annotator.services.pixel_status import unresolved
 from annotator.services.release import collect_release
 from annotator.services.users import require
 from annotator.store.history import record

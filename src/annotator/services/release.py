@@ -24,7 +24,7 @@ from annotator.export.release_input import (
     pseudonym,
 )
 from annotator.export.settings import ORIGINAL_HISTORY_KEY
-from annotator.services.pixel_review import image_statuses
+from annotator.services.pixel_status import image_statuses
 from annotator.services.review.base import CaseReview, active_annotations, review_case
 from annotator.store.chain import head
 from annotator.store.project import Project

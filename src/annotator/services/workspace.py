@@ -223,6 +223,14 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     )
 
 
+def has_cases(project: Project, annotator: str) -> bool:
+    """True when ``annotator`` has an assigned case (what :func:`case_list` would list
+    unfiltered), read with one short query instead of the whole list."""
+    with project.read() as session:
+        user = get_user(session, annotator)
+        return session.execute(_assigned(user.id).limit(1)).first() is not None
+
+
 def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
     """One row of the annotator's case list (the list updates it after an edit or submit).
 

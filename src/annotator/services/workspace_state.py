@@ -29,8 +29,9 @@ from typing import Any
 from annotator.domain.labels import LabelEdit
 from annotator.domain.states import AnnotationState
 from annotator.errors import StateError, ValidationError
-from annotator.services import annotating, kinds
+from annotator.services import annotating
 from annotator.services.rating.engine import SetResult
+from annotator.services.review.kind import CASES  # not services.kinds: judge, SME, stats
 from annotator.store.project import Project
 from annotator.store.settings import RESUME, VIEW_FILTERS
 
@@ -169,7 +170,7 @@ def add_active_time(
     before = current.labels.get("active_seconds")
     total = round((before if isinstance(before, int | float) else 0.0) + seconds, 1)
     try:
-        return kinds.CASES.set_fields(
+        return CASES.set_fields(
             project, annotator, case_id, [LabelEdit("active_seconds", total)], action="active_time"
         )
     except StateError:

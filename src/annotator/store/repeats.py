@@ -51,16 +51,17 @@ def served(session: Session, first: W, now: datetime | None = None) -> W:
     """The row the rater works on for ``first``'s item: its latest due repeat, else itself."""
     if first.repeat_of is not None:
         return first
-    model = type(first)
+    # Of the base class: a repeat is of its original's kind, and the subclass's ``kind IN``
+    # made SQLite walk the kind's index (every row of the kind) instead of ``repeat_of``'s.
     latest = session.scalars(
-        select(model)
-        .where(model.repeat_of == first.id, model.withdrawn_at.is_(None),
-               model.due_at <= (now or utcnow()))
-        .order_by(model.repeat_no.desc())
+        select(RatedWork)
+        .where(RatedWork.repeat_of == first.id, RatedWork.withdrawn_at.is_(None),
+               RatedWork.due_at <= (now or utcnow()))
+        .order_by(RatedWork.repeat_no.desc())
         .limit(1)
         .execution_options(**WITH_REPEATS)
     ).first()
-    return latest if latest is not None else first
+    return latest if isinstance(latest, type(first)) else first
 
 
 def served_all(session: Session, firsts: list[W], now: datetime | None = None) -> list[W]:
@@ -73,12 +74,14 @@ def served_all(session: Session, firsts: list[W], now: datetime | None = None) -
     latest: dict[Any, W] = {}
     ids = [row.id for row in originals]
     for start in range(0, len(ids), _CHUNK):  # bound the IN list (SQLite's variable limit)
-        for row in session.scalars(
-            select(model)
-            .where(model.repeat_of.in_(ids[start:start + _CHUNK]), model.withdrawn_at.is_(None),
-                   model.due_at <= (now or utcnow()))
+        for row in session.scalars(  # of the base class: see served
+            select(RatedWork)
+            .where(RatedWork.repeat_of.in_(ids[start:start + _CHUNK]),
+                   RatedWork.withdrawn_at.is_(None), RatedWork.due_at <= (now or utcnow()))
             .execution_options(**WITH_REPEATS)
         ):
+            if not isinstance(row, model):
+                continue
             held = latest.get(row.repeat_of)
             if held is None or row.repeat_no > held.repeat_no:
                 latest[row.repeat_of] = row

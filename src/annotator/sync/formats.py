@@ -19,7 +19,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from annotator.domain.text import LabelKey, Name, Word
+from annotator.domain.text_fields import LabelKey, Name, Word
 from annotator.errors import AnnotatorError
 
 BUNDLE_KIND: Final = "annotator-work-bundle"

@@ -19,7 +19,7 @@ def Page(context: GuiContext) -> QWidget:  # noqa: N802 - the page protocol's na
     known = {u.name for u in list_users(context.project)}
     if context.user not in known:
         return MessagePage("Annotate", f"{context.user} is not a user of this project.")
-    if workspace.case_list(context.project, context.user).total == 0:
+    if not workspace.has_cases(context.project, context.user):
         return MessagePage("Annotate", f"{context.user} has no cases assigned to annotate. "
                         "A curator assigns cases with <tt>annotator assign</tt>.")
     from annotator.gui.workspace.page import AnnotatePage

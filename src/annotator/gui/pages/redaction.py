@@ -42,7 +42,8 @@ from annotator.gui.redaction.keymap import REDACTION_ACTIONS, STEP
 from annotator.gui.undo import SetCommand
 from annotator.gui.workers import run_in_background
 from annotator.services import pixel_review
-from annotator.services.pixel_review import ImageStatus, ReviewImage
+from annotator.services.pixel_review import ReviewImage
+from annotator.services.pixel_status import ImageStatus
 
 PAGE_ID = "redaction"
 FrameBox = tuple[int, int, int, int, int]  # frame, x, y, w, h

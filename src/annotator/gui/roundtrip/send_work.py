@@ -71,12 +71,12 @@ class SendMyWork(QObject):
 
     def refresh_count(self) -> None:
         """Show how many changes are in no package yet."""
-        from annotator.services.sync.package import unpackaged_changes
-
         project = self.owner.window.context.project
         if not self.offline or project is None:
             self.action.setEnabled(False)
             return
+        from annotator.services.sync.package import unpackaged_changes
+
         try:
             self.pending = unpackaged_changes(project)
         except Exception:  # noqa: BLE001 - a busy store: keep the last count, try again soon

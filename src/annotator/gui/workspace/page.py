@@ -7,6 +7,7 @@ This module only composes the widgets and connects them; the rules live in the c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QTimer
@@ -56,6 +57,8 @@ class AnnotatePage(QWidget):
         self.viewer_states: dict[str, dict[str, Any]] = {}
         self.resume = workspace_state.load_resume(self.project, self.user)
         self._finishing: str | None = None  # the case whose opening is not finished yet
+        self._finish_parts: list[Callable[[], None]] = []  # what is left of that opening
+        self._opening = False  # in open_case: the board is drawn in a later turn
         self._build()
         self.activity = ActivityTracker(self, self.session)
         self._resume_timer = QTimer(self)
@@ -193,27 +196,48 @@ class AnnotatePage(QWidget):
             figure = self.session.figures[0] if self.session.figures else ""
         if resume.get("case_id") == case_id and isinstance(resume.get("viewer"), dict):
             self.viewer_states[str(figure)] = dict(resume["viewer"])
-        self.select_exam(str(figure))
-        if not self.exam:  # a case without exams: select_exam refreshed nothing
-            self._refresh_exam()
+        self._opening = True  # the board waits for the next turn (below)
+        try:
+            self.select_exam(str(figure))
+            if not self.exam:  # a case without exams: select_exam refreshed nothing
+                self._refresh_exam()
+        finally:
+            self._opening = False
         self.header.show_case(self.session)
         self._resume_timer.start()
-        # The rest waits for the next turn of the event loop, so that the GUI thread is
-        # never blocked for a whole frame: the image, strip, labels and board come first.
+        # The rest follows in later turns of the event loop, one part per turn, so that the
+        # GUI thread is never blocked for long: the image (decoding meanwhile), strip and
+        # labels come first. ``ready`` is False until the last part is done.
         self._finishing = case_id
+        self._finish_parts = [self._show_board_and_problems, self._show_text,
+                              self.steps.rebuild, self._refresh_drafts]
         QTimer.singleShot(0, lambda: self._finish_open(case_id))
 
     def _finish_open(self, case_id: str) -> None:
-        """The case's parts not needed for the first frame: text, hidden tabs, prefetch."""
-        if self._finishing != case_id or self.session.case_id != case_id:
-            return  # another case was opened since; its own call does this
-        self._finishing = None
+        """The case's parts not needed for the first frame (board, text, hidden tabs), one
+        per turn of the event loop; then the next case's images are prefetched."""
+        if (self._finishing != case_id or self.session.case_id != case_id
+                or not self._finish_parts):
+            return  # another case was opened since (or this one again): its own call does this
+        part = self._finish_parts.pop(0)
+        if self._finish_parts:
+            QTimer.singleShot(0, lambda: self._finish_open(case_id))
+        else:
+            self._finishing = None  # on screen; the next case's images come after
+            QTimer.singleShot(0, lambda: self._prefetch_next(case_id))
+        part()
+
+    def _show_board_and_problems(self) -> None:
+        self._show_board()
+        self._show_problems()  # on the tab titles
+
+    def _show_text(self) -> None:
         self.case_text.show_case(self.session.content, self._final_diagnosis(), top=True)
-        self.steps.rebuild()
+
+    def _refresh_drafts(self) -> None:
+        """The steps (rebuilt in the turn before) and rubric tabs."""
         self.steps.refresh()
         self.rubric.refresh()
-        self._show_problems()
-        self._prefetch_next(case_id)
 
     def step_case(self, step: int) -> None:
         target = self.case_list.neighbour(self.session.case_id, step)
@@ -221,6 +245,8 @@ class AnnotatePage(QWidget):
             self.open_case(target)
 
     def _prefetch_next(self, case_id: str) -> None:
+        if self.session.case_id != case_id:
+            return  # the user has moved on: that case's own opening prefetches
         following = self.case_list.neighbour(case_id, 1)
         if following is None:
             return
@@ -366,7 +392,8 @@ class AnnotatePage(QWidget):
     def _refresh_exam(self) -> None:
         self.labels_panel.refresh(self.activity.pending())
         self.metadata.refresh()
-        self._show_board()
+        if not self._opening:
+            self._show_board()
 
     def _refresh_all(self) -> None:
         self._refresh_exam()

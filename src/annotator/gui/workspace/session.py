@@ -18,9 +18,10 @@ from annotator.domain import labels as L
 from annotator.errors import AnnotatorError, ConflictError, StoreUnavailable
 from annotator.gui.undo import SetCommand
 from annotator.gui.workspace.undo import MERGE_WINDOW_SECONDS, collapse, same_values
-from annotator.services import annotating, kinds, workspace_state
+from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView
 from annotator.services.rating import SetResult
+from annotator.services.review.kind import CASES  # not services.kinds: judge, SME, stats
 from annotator.store.project import Project
 
 
@@ -155,7 +156,7 @@ class CaseSession(QObject):
         if self.pending:
             return self._keep_pending(case_id, edits, text, None)
         try:
-            result = kinds.CASES.set_fields(self.project, self.user, case_id, edits,
+            result = CASES.set_fields(self.project, self.user, case_id, edits,
                                              expected_version=self.versions.get(case_id))
         except StoreUnavailable as exc:
             return self._keep_pending(case_id, edits, text, exc)
@@ -208,7 +209,7 @@ class CaseSession(QObject):
         while self.pending:
             case_id, edits, text = self.pending[0]
             try:
-                result = kinds.CASES.set_fields(self.project, self.user, case_id, edits)
+                result = CASES.set_fields(self.project, self.user, case_id, edits)
                 self.versions[case_id] = result.version
             except StoreUnavailable:
                 return False
@@ -258,7 +259,7 @@ class CaseSession(QObject):
             return False
         self.flush()
         try:
-            kinds.CASES.submit(self.project, self.user, self.view.case_id)
+            CASES.submit(self.project, self.user, self.view.case_id)
         except AnnotatorError as exc:
             self.report(exc)
             return False

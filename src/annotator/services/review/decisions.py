@@ -18,7 +18,7 @@ from annotator.domain.suggestions import figures
 from annotator.errors import StateError, ValidationError
 from annotator.review.decision_values import validate_decision
 from annotator.review.items import case_items
-from annotator.services.pixel_review import unresolved
+from annotator.services.pixel_status import unresolved
 from annotator.services.rating.engine import supersede
 from annotator.services.review.base import (
     REVIEW_STATES,

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from annotator import __version__
 from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
-from annotator.services.pixel_review import unresolved
+from annotator.services.pixel_status import unresolved
 from annotator.services.users import get_user, require, require_takes_work
 from annotator.store.history import record
 from annotator.store.image_record import ImageRecord

@@ -408,6 +408,10 @@ class RatedWork(Base):
         Index("ix_rated_work_kind_state", "kind", "state"),
         # The desk's stuck work: unfinished rows by their last edit, never every row.
         Index("ix_rated_work_state_updated_at", "state", "updated_at"),
+        # A rater's list and its repeats: without these SQLite searches by kind alone, every
+        # rater's rows of that kind, so the case list grew with the project (issue 27).
+        Index("ix_rated_work_rater_kind", "rater_id", "kind"),
+        Index("ix_rated_work_repeat_of_kind", "repeat_of", "kind"),
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     kind: Mapped[str] = mapped_column(String(10))

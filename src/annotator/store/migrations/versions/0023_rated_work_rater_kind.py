@@ -2,16 +2,16 @@
 its repeats were searched by kind alone on SQLite, reading every rater's rows, so the list
 grew with the project instead of with the rater's own cases.
 
-Revision ID: 0022_rated_work_rater_kind
-Revises: 0021_queue_key
+Revision ID: 0023_rated_work_rater_kind
+Revises: 0022_own_case
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0022_rated_work_rater_kind"
-down_revision = "0021_queue_key"
+revision = "0023_rated_work_rater_kind"
+down_revision = "0022_own_case"
 branch_labels = None
 depends_on = None
 

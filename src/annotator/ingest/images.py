@@ -91,6 +91,7 @@ class LoadSettings:
 
 
 THREADS = max(1, min(4, os.cpu_count() or 1))  # a small import's worker threads
+WORKER_EXIT_S = 10.0  # how long close() waits for a worker to exit before ending it
 PROCESS_MIN_IMAGES = 20  # an import citing fewer images reads them on threads
 
 
@@ -176,9 +177,22 @@ class ImageReader:
             self._cache.pop(key, None)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if not isinstance(pool, ProcessPoolExecutor):
+            pool.shutdown(cancel_futures=True)
+            return
+        # A worker that died (killed, out of memory) may have held the call queue's lock, and
+        # then the others wait on it for ever: ask them to exit, give them a moment, end the
+        # rest. Nothing is lost: the reads were consumed or cancelled.
+        workers = list((pool._processes or {}).values())  # noqa: SLF001 - no public handle
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.join(WORKER_EXIT_S)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
 
     def read(self, base: Path, use: ImageUse) -> CandidateImage:
         """The candidate image for ``use``; raises :class:`ImageRejected`."""

@@ -145,12 +145,18 @@ def agreement_report(
     _refresh(project)
     options = options or ReportOptions()  # the defaults keyed alike, however they are given
     with project.read() as session:
-        key = agreement_cache.input_key("project", report_inputs(session), options)
-        cached = agreement_cache.lookup(session, "project", key)
+        key, cached = _cached(session, options)
         if cached is not None:
             return cached
         basis = load_basis(session)  # in the snapshot the key was computed from
     return agreement_cache.store(project, "project", key, build_report(basis, options))
+
+
+def _cached(session: Session, options: ReportOptions) -> tuple[str, dict[str, Any] | None]:
+    """The project report's cache key for the stored statistics and ``options``, and the
+    report cached under it (None if none is)."""
+    key = agreement_cache.input_key("project", report_inputs(session), options)
+    return key, agreement_cache.lookup(session, "project", key)
 
 
 def current_report(project: Project, actor: str) -> dict[str, Any] | None:
@@ -166,8 +172,7 @@ def current_report(project: Project, actor: str) -> dict[str, Any] | None:
         require(session, actor, Action.READ_AGREEMENT)
     _refresh(project)
     with project.read() as session:
-        key = agreement_cache.input_key("project", report_inputs(session), ReportOptions())
-        return agreement_cache.lookup(session, "project", key)
+        return _cached(session, ReportOptions())[1]
 
 
 def release_report(project: Project, released: Collection[str]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from annotator.domain.labels import LabelEdit
 from annotator.services import annotating, kinds
@@ -19,9 +19,10 @@ from annotator.services.imports import import_cases
 from annotator.services.repair import CountFix, repair_counts
 from annotator.services.review import decisions
 from annotator.services.status import project_status
+from annotator.services.workspace_state import add_active_time
 from annotator.store import counts
 from annotator.store.project import Project
-from annotator.store.schema import Case
+from annotator.store.schema import Annotation, Case, User
 from factories import make_case, write_case_file
 
 
@@ -89,6 +90,40 @@ def test_counters_follow_a_case_through_review(imported: Project) -> None:
     assert rows[a].submitted == 1 and rows[b].submitted == 1
     assert desk.work["case"].submitted == 2
     assert sum(n for _day, n in desk.submissions_per_day) == 2
+
+
+def _active(project: Project) -> dict[str, int]:
+    with project.read() as session:
+        return {k: n for k, n in counts.read(session.connection(), prefix="active:").items()
+                if n}
+
+
+def test_active_time_counters_follow_submission_reopening_and_changed_labels(
+    imported: Project,
+) -> None:
+    a, b = _assigned(imported, "T1")
+    add_active_time(imported, a, "T1", 99.4)
+    assert _active(imported) == {}  # unsubmitted time is not counted
+    _complete(imported, a, "T1")
+    with imported.read() as session:
+        me = session.scalar(select(User.id).where(User.name == a))
+    assert me is not None
+    assert _active(imported) == {counts.active_key(me, 99.4): 1} and _drift(imported) == {}
+
+    assert annotating.reopen(imported, a, "T1") == "annotating"
+    assert _active(imported) == {}
+    add_active_time(imported, a, "T1", 30.2)  # 129.6 s in all
+    kinds.CASES.submit(imported, a, "T1")
+    assert _active(imported) == {f"active:{me.hex}:130": 1}
+
+    # A submitted row's labels changed in place (as a returning bundle does) move it too.
+    with imported.tx() as session:
+        work = session.scalars(select(Annotation).where(
+            Annotation.annotator_id == me, Annotation.state == "submitted")).one()
+        work.labels = {**work.labels, "active_seconds": 300.0}
+    assert _active(imported) == {f"active:{me.hex}:300": 1} and _drift(imported) == {}
+    assert {r.name: r.median_active_seconds
+            for r in desk_snapshot(imported, "cu").annotators}[a] == 300
 
 
 def test_a_savepoint_rolled_back_takes_its_counts_with_it(project: Project) -> None:

@@ -76,11 +76,11 @@ EXPECTED = {
                       " OR w.task_id::text = q.item_ref OR w.item_id::text = q.item_ref"),
     "sync_bundles": ("id", "SELECT id FROM sync_bundles WHERE annotator_id = %(me)s"),
     "sync_packages": ("id", "SELECT id FROM sync_packages WHERE annotator_id = %(me)s"),
-    # The project counters (status, the desk): project-wide ones for all, per-rater and per-day
-    # ones seniors only; every role changes them through
+    # The project counters (status, the desk): project-wide ones for all, per-rater, per-day
+    # and active-time ones seniors only; every role changes them through
     # annotator_count_add, never by a write of its own.
     "project_counts": ("key", "SELECT key FROM project_counts WHERE key NOT LIKE 'rater:%%'"
-                       " AND key NOT LIKE 'day:%%'"),
+                       " AND key NOT LIKE 'day:%%' AND key NOT LIKE 'active:%%'"),
     # The review queue's keys (0021_queue_key): seniors only; an annotator's write marks a
     # key stale through annotator_queue_stale.
     "queue_keys": ("case_pk", "SELECT case_pk FROM queue_keys WHERE false"),

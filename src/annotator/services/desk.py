@@ -22,7 +22,6 @@ Seniors see the desk (``Action.VIEW_DESK``); the agreement headline is the curat
 
 from __future__ import annotations
 
-import statistics
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -279,6 +278,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     per_rater: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_day = []
+    times: dict[str, dict[int, int]] = defaultdict(dict)  # annotator -> seconds -> cases
     for key, n in sorted(kept.items()):
         if not n:
             continue
@@ -292,14 +292,11 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
             work[kind][state] += n
         elif head == "day":
             per_day.append((rest, n))
+        elif head == "active":
+            rater, _, seconds = rest.partition(":")
+            if rater in names:
+                times[names[rater]][int(seconds)] = n
     annotators = sorted(set(per_rater) | {u.name for u in users if takes_work(u)})
-    times: dict[str, list[float]] = defaultdict(list)
-    seconds = Annotation.labels["active_seconds"].as_float()
-    for name, value in session.execute(
-        select(User.name, seconds).join(User, User.id == Annotation.annotator_id)
-        .where(active, Annotation.state == AnnotationState.SUBMITTED.value, seconds > 0)
-    ):
-        times[name].append(float(value))
     idle = (
         select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
         .join(Case, Case.id == Annotation.case_pk).join(User, User.id == Annotation.annotator_id)
@@ -316,7 +313,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     ]
     return _Own(
         counts={k: dict(v) for k, v in per_rater.items()},
-        medians={k: statistics.median(v) for k, v in times.items()},
+        medians={k: _median(v) for k, v in times.items() if v},
         annotators=annotators,
         stuck_total=int(total),
         stuck=stuck,
@@ -326,6 +323,23 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
               for kind in ("case", "sme", "judge")},
         per_day=per_day,
     )
+
+
+def _median(histogram: dict[int, int]) -> float:
+    """The median of values given as value -> how many times (``statistics.median`` of the
+    values repeated, without repeating them)."""
+    values = sorted(histogram)
+    total = sum(histogram.values())
+    wanted = ((total - 1) // 2, total // 2)  # the middle position(s), counted from 0
+    found: list[int] = []
+    seen = 0
+    for value in values:
+        seen += histogram[value]
+        while len(found) < 2 and wanted[len(found)] < seen:
+            found.append(value)
+        if len(found) == 2:
+            break
+    return (found[0] + found[1]) / 2
 
 
 def _annotator_rows(project: Project, own: _Own, notes: list[str]) -> list[AnnotatorRow]:

@@ -84,6 +84,9 @@ EXPECTED = {
     # The review queue's keys (0021_queue_key): seniors only; an annotator's write marks a
     # key stale through annotator_queue_stale.
     "queue_keys": ("case_pk", "SELECT case_pk FROM queue_keys WHERE false"),
+    # The SME tasks' keys (0025_sme_task_keys): seniors only; an SME's write marks a key
+    # stale through annotator_sme_stale.
+    "sme_task_keys": ("task_id", "SELECT task_id FROM sme_task_keys WHERE false"),
     # Agreement statistics per case (0019_agreement_stats): curators only.
     "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
     # Cases whose statistics are stale (0020_agreement_stale): seniors read, curators clear;

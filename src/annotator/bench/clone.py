@@ -119,6 +119,8 @@ def _read_base(conn: Connection) -> BaseRows:
         # The review queue's keys: a copy has the same labels, so the same key (under its
         # new case id); the writes keep them from then on.
         (tables["queue_keys"], _rows(conn, tables["queue_keys"], "case_pk", case_pks)),
+        # The SME tasks' keys likewise: a copied task has the same verdicts.
+        (tables["sme_task_keys"], _rows(conn, tables["sme_task_keys"], "task_id", task_pks)),
     ]
     history_table = TABLES["history"]
     work_pks = {r["id"] for r in work}

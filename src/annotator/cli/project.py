@@ -16,7 +16,12 @@ from annotator.services.pixel_review import (
     backups_before_redaction,
     drop_backups_before_redaction,
 )
-from annotator.services.repair import repair_case_states, repair_counts, repair_queue_keys
+from annotator.services.repair import (
+    repair_case_states,
+    repair_counts,
+    repair_queue_keys,
+    repair_sme_keys,
+)
 from annotator.services.status import project_status
 from annotator.store.project import DB_NAME, schema_revision
 
@@ -139,6 +144,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
     for key in keys:
         print(f"queue key of {key.case_id}: {verb} {key.stored} to {key.actual}")
     print(f"{len(keys)} review queue key(s) {'to repair' if args.dry_run else 'repaired'}")
+    sme = repair_sme_keys(project, actor_of(project, args), dry_run=args.dry_run)
+    for sme_fix in sme:
+        print(f"SME task key of {sme_fix.task_id}: {verb} {sme_fix.stored} to {sme_fix.actual}")
+    print(f"{len(sme)} SME task key(s) {'to repair' if args.dry_run else 'repaired'}")
     return 0
 
 

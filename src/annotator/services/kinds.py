@@ -42,8 +42,8 @@ def waiting_elsewhere(project: Project, reader: str) -> list[WaitingQueue]:
     that needs a senior (seniors and curators only)."""
     out = []
     for name, (key, page) in ELSEWHERE.items():
-        found = KINDS[name].open_conflicts(project, reader)
-        out.append(WaitingQueue(key, page, len(found), sum(map(len, found.values()))))
+        items, conflicts = KINDS[name].open_conflict_totals(project, reader)
+        out.append(WaitingQueue(key, page, items, conflicts))
     return out
 
 __all__ = ["CASES", "JUDGE", "KINDS", "SME", "WaitingQueue", "waiting_elsewhere"]

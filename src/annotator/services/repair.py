@@ -1,5 +1,6 @@
 """``annotator repair``: recompute every derived case state and fix the ones that drifted, and
-the project counters (``repair_counts``) and the review queue's keys (``repair_queue_keys``).
+the project counters (``repair_counts``), the review queue's keys (``repair_queue_keys``) and the
+SME tasks' keys (``repair_sme_keys``).
 
 A case's state follows from its active annotations (every one submitted -> in review). Row
 locks now keep concurrent writers from leaving a case behind
@@ -12,6 +13,7 @@ in the history like any other change.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 
@@ -20,6 +22,8 @@ from annotator.domain.states import CaseState, case_state_after_submissions
 from annotator.services.review.base import active_annotations
 from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.queue import fix_keys, key_drift
+from annotator.services.sme.keys import fix_keys as fix_sme_keys
+from annotator.services.sme.keys import key_drift as sme_key_drift
 from annotator.services.users import require
 from annotator.store import counts
 from annotator.store.history import record
@@ -112,4 +116,34 @@ def repair_queue_keys(project: Project, actor: str, *, dry_run: bool = False
             record(session, actor, "queue_keys_repaired",
                    before={f.case_id: f.stored for f in fixes},
                    after={f.case_id: f.actual for f in fixes})
+    return fixes
+
+
+@dataclass(frozen=True)
+class SmeKeyFix:
+    """An SME task's key (``store.sme_keys``) that differs from a recomputation."""
+
+    task_id: str
+    stored: str
+    actual: str
+
+
+def _sme_shown(key: tuple[Any, str, int] | None) -> str:
+    return "no key" if key is None else f"{key[1]}, {key[2]} open"
+
+
+def repair_sme_keys(project: Project, actor: str, *, dry_run: bool = False
+                    ) -> list[SmeKeyFix]:
+    """The SME task keys that drifted from the rows (curators); without ``dry_run`` each is
+    stored again, recorded in the history. A dry run reads every verdict."""
+    with (project.read() if dry_run else project.tx()) as session:
+        require(session, actor, Action.REPAIR)
+        drifted = sme_key_drift(session)
+        fixes = [SmeKeyFix(str(d.task_id), _sme_shown(d.stored), _sme_shown(d.actual))
+                 for d in drifted]
+        if drifted and not dry_run:
+            fix_sme_keys(session, drifted)
+            record(session, actor, "sme_keys_repaired",
+                   before={f.task_id: f.stored for f in fixes},
+                   after={f.task_id: f.actual for f in fixes})
     return fixes

@@ -27,6 +27,7 @@ from annotator.store.chain import chain_new_entries
 from annotator.store.counts import keep_counts
 from annotator.store.queue_keys import keep_queue_keys
 from annotator.store.repeats import hide_repeats
+from annotator.store.sme_keys import keep_sme_keys
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 30_000
@@ -85,6 +86,7 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     event.listen(factory, "before_flush", chain_new_entries)
     hide_repeats(factory)
     keep_queue_keys(factory)  # first: its before-commit writes are counted by the next
+    keep_sme_keys(factory)
     keep_counts(factory)
     keep_marks(factory)
     return factory

@@ -635,3 +635,24 @@ class QueueKey(Base):
     impact: Mapped[int] = mapped_column(Integer, default=0)
     open_conflicts: Mapped[int] = mapped_column(Integer, default=0)
     stale: Mapped[bool] = mapped_column(default=False)
+
+
+class SmeTaskKey(Base):
+    """An SME task's standing, kept by the writes that change it (issue 27,
+    :mod:`annotator.store.sme_keys`): the desk's SME progress and open conflicts are a grouped
+    count of this table, not a reading of every verdict. ``state``: ``resolved`` (a reference
+    verdict), ``undecided`` (the SMEs conflict, a field is not decided) or ``unsubmitted``;
+    ``open_conflicts``: its conflicting fields no senior has decided. ``stale``: a writer that
+    could not compute it (an SME's connection on a walled store reads only their own verdict)
+    marked it; the next senior read recomputes it."""
+
+    __tablename__ = "sme_task_keys"
+    __table_args__ = (Index("ix_sme_task_keys_standing", "stale", "benchmark_id", "state",
+                            "open_conflicts"),)
+    task_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("sme_tasks.id", ondelete="CASCADE"), primary_key=True)
+    benchmark_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("sme_benchmarks.id", ondelete="CASCADE"))
+    state: Mapped[str] = mapped_column(String(12))
+    open_conflicts: Mapped[int] = mapped_column(Integer, default=0)
+    stale: Mapped[bool] = mapped_column(default=False)

@@ -304,7 +304,12 @@ def _repair_table(project: Project, actor: str, _values: Values) -> Table:
 
 
 def _repair(project: Project, actor: str, _values: Values, _state: TaskState) -> Outcome:
-    from annotator.services.repair import repair_case_states, repair_counts, repair_queue_keys
+    from annotator.services.repair import (
+        repair_case_states,
+        repair_counts,
+        repair_queue_keys,
+        repair_sme_keys,
+    )
 
     fixes = repair_case_states(project, actor)
     lines = [f"{fix.case_id}: moved from {fix.before} to {fix.after}" for fix in fixes]
@@ -314,7 +319,10 @@ def _repair(project: Project, actor: str, _values: Values, _state: TaskState) ->
     lines.append(f"{len(drifted)} counter(s) repaired")
     keys = repair_queue_keys(project, actor)
     lines += [f"queue key of {key.case_id}: set {key.stored} to {key.actual}" for key in keys]
-    return Outcome([*lines, f"{len(keys)} review queue key(s) repaired"])
+    lines.append(f"{len(keys)} review queue key(s) repaired")
+    sme = repair_sme_keys(project, actor)
+    lines += [f"SME task key of {fix.task_id}: set {fix.stored} to {fix.actual}" for fix in sme]
+    return Outcome([*lines, f"{len(sme)} SME task key(s) repaired"])
 
 
 def _backup(project: Project, _actor: str, values: Values, _state: TaskState) -> Outcome:

@@ -339,6 +339,12 @@ class RatingKind(ABC):
             require_user(session, actor, Action.READ_OTHERS_WORK)
             return self.open_conflicts_in(session)
 
+    def open_conflict_totals(self, project: Project, actor: str) -> tuple[int, int]:
+        """(items with an open conflict, open conflicts): what the desk and the meta-review
+        show. A kind that keeps them per item counts its keys instead (SME)."""
+        found = self.open_conflicts(project, actor)
+        return len(found), sum(map(len, found.values()))
+
     def open_conflicts_in(self, session: Session) -> dict[Any, list[str]]:
         """:meth:`open_conflicts` inside the caller's read, item by item: a few queries per
         item. A kind whose items are many reads them all at once instead (SME, judge)."""

@@ -9,6 +9,7 @@ its required reason, is the rating engine's (:mod:`annotator.services.sme.kind`)
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +63,11 @@ class ConflictView:
 
 
 def submitted_by_task(
-    session: Session, task_id: uuid.UUID | None = None
+    session: Session, task_id: uuid.UUID | None = None, *,
+    tasks: Collection[uuid.UUID] | None = None,
 ) -> dict[uuid.UUID, dict[str, Verdict]]:
     """Submitted verdicts (not sent back for re-check), task -> reviewer id (str) -> fields;
-    of one task only when ``task_id`` is given."""
+    of one task only when ``task_id`` is given, of ``tasks`` only when they are."""
     out: dict[uuid.UUID, dict[str, Verdict]] = {}
     query = (
         select(SmeVerdict.task_id, SmeVerdict.reviewer_id, SmeVerdict.submitted)
@@ -73,23 +75,35 @@ def submitted_by_task(
         .order_by(SmeVerdict.created_at, SmeVerdict.id)
     )
     if task_id is not None:
-        query = query.where(SmeVerdict.task_id == task_id)
-    for task, reviewer, submitted in session.execute(query):  # the columns, not whole rows
-        out.setdefault(task, {})[str(reviewer)] = dict(submitted or {})
+        tasks = [task_id]
+    for where in _of_tasks(SmeVerdict.task_id, tasks):
+        for task, reviewer, submitted in session.execute(query.where(*where)):  # the columns
+            out.setdefault(task, {})[str(reviewer)] = dict(submitted or {})
     return out
 
 
-def decided_by_task(session: Session) -> dict[uuid.UUID, dict[str, tuple[Any, str]]]:
-    """Current (not superseded) decisions: task -> field -> (value, reason)."""
+def decided_by_task(
+    session: Session, tasks: Collection[uuid.UUID] | None = None
+) -> dict[uuid.UUID, dict[str, tuple[Any, str]]]:
+    """Current (not superseded) decisions: task -> field -> (value, reason); of ``tasks``
+    only when they are given."""
     out: dict[uuid.UUID, dict[str, tuple[Any, str]]] = {}
-    rows = session.scalars(
-        select(SmeAdjudication)
-        .where(SmeAdjudication.superseded.is_(False))
-        .order_by(SmeAdjudication.decided_at)
-    )
-    for row in rows:
-        out.setdefault(row.task_id, {})[row.key] = (row.value, row.reason)
+    query = (select(SmeAdjudication).where(SmeAdjudication.superseded.is_(False))
+             .order_by(SmeAdjudication.decided_at))
+    for where in _of_tasks(SmeAdjudication.task_id, tasks):
+        for row in session.scalars(query.where(*where)):
+            out.setdefault(row.task_id, {})[row.key] = (row.value, row.reason)
     return out
+
+
+def _of_tasks(column: Any, tasks: Collection[uuid.UUID] | None) -> Iterator[tuple[Any, ...]]:
+    """The WHERE clauses that read ``tasks`` (every task: one clause, none) 500 at a time."""
+    if tasks is None:
+        yield ()
+        return
+    ordered = sorted(tasks)
+    for start in range(0, len(ordered), 500):
+        yield (column.in_(ordered[start:start + 500]),)
 
 
 def _letters(verdicts: dict[str, Verdict]) -> dict[str, Verdict]:

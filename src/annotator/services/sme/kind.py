@@ -18,9 +18,13 @@ from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.rating.engine import Loaded, RatingKind
 from annotator.services.sme.adjudication import decided_by_task, submitted_by_task
+from annotator.services.sme.keys import heal_keys
 from annotator.services.sme.review import benchmark_of, own_task, task_parts
+from annotator.services.users import require_user
 from annotator.sme.verdict import check_field, cleaned, conflicts, missing_fields, stale_fields
+from annotator.store import sme_keys
 from annotator.store.db_roles import revealed_automated, walled
+from annotator.store.project import Project
 from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeTask, SmeVerdict
 
 
@@ -94,6 +98,15 @@ class SmeKind(RatingKind):
         return list(session.scalars(
             select(SmeVerdict.task_id).where(SmeVerdict.state == "submitted").distinct()
         ))
+
+    def open_conflict_totals(self, project: Project, actor: str) -> tuple[int, int]:
+        """From the task keys the writes keep (store.sme_keys): a count, not every verdict."""
+        def read(session: Session) -> tuple[int, int]:
+            require_user(session, actor, Action.READ_OTHERS_WORK)
+            heal_keys(session)
+            return sme_keys.conflict_totals(session.connection())
+
+        return project.read_healing(read)
 
     def open_conflicts_in(self, session: Session) -> dict[Any, list[str]]:
         """Every task's undecided conflicting fields from three reads (verdicts, decisions,

@@ -31,6 +31,13 @@ from annotator.agreement.intervals import (
 from annotator.domain.permissions import Action
 from annotator.errors import ValidationError
 from annotator.services.sme.adjudication import decided_by_task, submitted_by_task
+from annotator.services.sme.keys import (
+    RESOLVED,
+    UNDECIDED,
+    UNSUBMITTED,
+    heal_keys,
+)
+from annotator.services.sme.keys import reference_of as _reference
 from annotator.services.sme.review import benchmark_of
 from annotator.services.users import require, require_user
 from annotator.sme.compare import Comparison, Scored
@@ -45,7 +52,8 @@ from annotator.sme.results import (
     rubric_results,
 )
 from annotator.sme.spec import REVIEWED, Benchmark
-from annotator.sme.verdict import Verdict, reference
+from annotator.sme.verdict import Verdict
+from annotator.store import sme_keys
 from annotator.store.project import Project
 from annotator.store.schema import SmeBenchmark, SmeItem, SmeTask
 
@@ -57,22 +65,6 @@ class _Collected:
     unsubmitted: int
     verdicts: list[dict[str, Verdict]]
     automated: list[tuple[Verdict, dict[str, Any]]]
-
-
-UNSUBMITTED = "unsubmitted"  # no verdict submitted
-UNDECIDED = "undecided"  # the SMEs conflict and no adjudicator has decided
-
-
-def _reference(
-    benchmark: Benchmark, verdicts: dict[str, Verdict], decided: dict[str, tuple[Any, str]]
-) -> Verdict | str:
-    """A task's reference verdict, or why it has none (UNSUBMITTED, UNDECIDED)."""
-    if not verdicts:
-        return UNSUBMITTED
-    ref = reference(benchmark, verdicts, {k: v for k, (v, _r) in decided.items()})
-    if ref is None or "applicability" not in ref:
-        return UNDECIDED
-    return ref
 
 
 @dataclass(frozen=True)
@@ -88,28 +80,23 @@ class Progress:
 
 def progress(project: Project, actor: str) -> list[Progress]:
     """The counts of :func:`results` (``items``, ``undecided``, ``unsubmitted`` of every
-    reviewed benchmark, by code) without its intervals and reliability: one read of the
-    verdicts, decisions and tasks, for the desk (seniors and curators only)."""
-    with project.read() as session:
+    reviewed benchmark, by code) without its intervals and reliability, for the desk (seniors
+    and curators only): a grouped count of the tasks' keys the writes keep
+    (:mod:`annotator.store.sme_keys`), whatever the number of verdicts."""
+    def read(session: Session) -> list[Progress]:
         require_user(session, actor, Action.READ_OTHERS_WORK)
-        submitted = submitted_by_task(session)
-        decided = decided_by_task(session)
-        tasks: dict[uuid.UUID, list[uuid.UUID]] = {}
-        for task_id, bench_id in session.execute(select(SmeTask.id, SmeTask.benchmark_id)):
-            tasks.setdefault(bench_id, []).append(task_id)
+        heal_keys(session)
+        standing = sme_keys.standing(session.connection())
         out = []
         for bench in session.scalars(select(SmeBenchmark).order_by(SmeBenchmark.code)):
-            benchmark = benchmark_of(bench)
-            if benchmark.evaluator_type not in REVIEWED:
+            if bench.evaluator_type not in REVIEWED:
                 continue
-            found = Counter(
-                ref if isinstance(ref, str) else "resolved"
-                for ref in (_reference(benchmark, submitted.get(t, {}), decided.get(t, {}))
-                            for t in tasks.get(bench.id, []))
-            )
-            out.append(Progress(benchmark.code, benchmark.label, found["resolved"],
+            found = standing.get(bench.id, Counter())
+            out.append(Progress(bench.code, benchmark_of(bench).label, found[RESOLVED],
                                 found[UNDECIDED], found[UNSUBMITTED]))
         return out
+
+    return project.read_healing(read)
 
 
 def _collect(

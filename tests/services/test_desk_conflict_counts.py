@@ -2,9 +2,10 @@
 
 The desk (and ``review --status``) counts open SME-verdict conflicts and the SME progress
 card from the tasks' keys the writes keep (:mod:`annotator.store.sme_keys`), judge-scoring
-conflicts with one read of every submitted row and decision (:meth:`JudgeKind.open_conflicts_in`); the engine's generic loop (a few queries
-per item) and the full ``sme-results`` stay the reference they are checked against, before
-and after a senior decides a conflict. The bulk reads are a fixed number of queries, however
+conflicts with one read of every submitted row and decision
+(:meth:`JudgeKind.open_conflicts_in`); the engine's generic loop (a few queries per item)
+and the full ``sme-results`` stay the reference they are checked against, before and after
+a senior decides a conflict. The bulk reads are a fixed number of queries, however
 many items there are."""
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def test_a_png_import_wrote_ships_byte_for_byte() -> None:
     for mode in ("L", "RGB"):
         stored = reencode_raster(_png(mode), name="x.png")[0]
         assert png_pixels_only(stored)
-        assert _pixels_png("C1", "x.png", stored) == stored
+        assert _pixels_png("C1", "x.png", stored) == (stored, True)
 
 
 def test_a_palette_png_with_transparency_is_pixels_only() -> None:
@@ -90,9 +90,10 @@ def test_a_png_not_proven_pixels_only_is_encoded_again(make) -> None:  # type: i
     data = make()
     assert not png_pixels_only(data)
     try:
-        shipped = _pixels_png("C1", "x.png", data)
+        shipped, proven = _pixels_png("C1", "x.png", data)
     except Exception:  # noqa: BLE001 - a file Pillow refuses is refused, never shipped
         return
+    assert not proven  # encoded again: the gate decodes it before it ships
     assert shipped != data and b"Doe^Jane" not in shipped
     assert png_findings(shipped) == [] and png_pixels_only(shipped)
     assert same_raster(shipped, data)
@@ -109,3 +110,42 @@ def _interlaced() -> bytes:
     ihdr = bytearray(_chunks(data)[0][1])
     ihdr[12] = 1
     return _build([(b"IHDR", bytes(ihdr))] + _chunks(data)[1:])
+
+
+def _ihdr_with(data: bytes, depth: int, colour: int) -> bytes:
+    chunks = _chunks(data)
+    width, height = struct.unpack(">II", chunks[0][1][:8])
+    chunks[0] = (b"IHDR", struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0))
+    return _build(chunks)
+
+
+def _palette(mode: str = "P") -> bytes:
+    image = Image.new(mode, (9, 7), 1)
+    if mode == "P":
+        image.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0])
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("data", [
+    _png("L"), _png("RGB"), _palette(), _palette("1"),
+    reencode_raster(_png("RGB"), name="x.png")[0],
+])
+def test_a_png_proven_pixels_only_decodes(data: bytes) -> None:
+    # The export gate does not decode a proven PNG a second time: proven must mean decodable.
+    assert png_pixels_only(data)
+    with Image.open(io.BytesIO(data)) as image:
+        image.load()
+    assert png_findings(data, pixels_proven=True) == png_findings(data) == []
+
+
+@pytest.mark.parametrize("make", [
+    # a palette image whose palette is gone: the rows inflate, but no decoder can show them
+    lambda: _build([c for c in _chunks(_palette()) if c[0] != b"PLTE"]),
+    # a bit depth the colour type does not allow (RGB at 1 bit), rows sized to match it
+    lambda: _with_idat(_ihdr_with(_palette("1"), depth=1, colour=2),
+                       zlib.compress(b"\0" * (1 + (9 * 3 + 7) // 8) * 7)),
+])
+def test_what_a_decoder_refuses_is_not_proven(make) -> None:  # type: ignore[no-untyped-def]
+    assert not png_pixels_only(make())

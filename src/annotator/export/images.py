@@ -135,6 +135,7 @@ def ship_case_images(
         data = load(img.sha256)
         render: dict[str, Any] | None = None
         dicom_path = None
+        proven = False  # the PNG's rows already inflated and checked (see png_pixels_only)
         if img.media_type == DICOM:
             out, render = cache.get(img.sha256, partial(_render, case.case_id,
                                                         img.draft_path, data))
@@ -145,8 +146,8 @@ def ship_case_images(
                     findings += gate.findings(f"{case.case_id}: {dicom_path}", data)
                 write(dicom_path, data)
         else:
-            out = _pixels_png(case.case_id, img.draft_path, data)
-        findings += image_findings(f"{case.case_id}: {target}", out, PNG)
+            out, proven = _pixels_png(case.case_id, img.draft_path, data)
+        findings += image_findings(f"{case.case_id}: {target}", out, PNG, pixels_proven=proven)
         if not img.text_reviewed:
             findings += gate.findings(f"{case.case_id}: {target}", out)
         media_type = PNG
@@ -172,10 +173,11 @@ def _render(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, dict[str
                           f" {exc}") from exc
 
 
-def _pixels_png(case_id: str, draft_path: str, data: bytes) -> bytes:
+def _pixels_png(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, bool]:
+    """The PNG to ship, and whether its pixels are proven (it ships as stored)."""
     if png_pixels_only(data):
-        return data  # as import wrote it from decoded pixels: encoding it again adds nothing
+        return data, True  # as import wrote it from decoded pixels: encoding it again adds nothing
     try:
-        return reencode_raster(data, name=draft_path)[0]
+        return reencode_raster(data, name=draft_path)[0], False
     except DeidentifyError as exc:
         raise ExportError(f"case {case_id}: {draft_path}: {exc.reason}") from exc

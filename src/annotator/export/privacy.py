@@ -52,18 +52,23 @@ class PrivacyError(ExportError):
         self.findings = findings
 
 
-def image_findings(label: str, data: bytes, media_type: str) -> list[str]:
-    """Why one release file cannot be shown clean (empty: it is pixels and allowed header)."""
+def image_findings(label: str, data: bytes, media_type: str, *, pixels_proven: bool = False
+                   ) -> list[str]:
+    """Why one release file cannot be shown clean (empty: it is pixels and allowed header).
+
+    ``pixels_proven``: :func:`png_pixels_only` already inflated and checked the PNG's every
+    row, which proves it decodes; it is not decoded a second time."""
     if media_type == PNG:
-        return [f"{label}: {item}" for item in png_findings(data)]
+        return [f"{label}: {item}" for item in png_findings(data, pixels_proven=pixels_proven)]
     if media_type == DICOM:
         return [f"{label}: {item}" for item in dicom_findings(data)]
     return [f"{label}: a {media_type!r} file cannot be proven free of metadata; only PNG and"
             " de-identified DICOM ship"]
 
 
-def png_findings(data: bytes) -> list[str]:
-    """Every chunk that is not pixels, every structural fault; a PNG that does not decode."""
+def png_findings(data: bytes, *, pixels_proven: bool = False) -> list[str]:
+    """Every chunk that is not pixels, every structural fault; a PNG that does not decode
+    (not decoded again when ``pixels_proven``, see :func:`image_findings`)."""
     if not data.startswith(PNG_SIGNATURE):
         return ["not a PNG file"]
     found: list[str] = []
@@ -86,12 +91,14 @@ def png_findings(data: bytes) -> list[str]:
             break
     if pos != len(data):
         found.append(f"{len(data) - pos} bytes after the PNG's IEND")
-    if not found and not _decodes(data):
+    if not found and not pixels_proven and not _decodes(data):
         found.append("the PNG does not decode")
     return found
 
 
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # IHDR colour type -> samples per pixel
+# IHDR colour type -> the bit depths the PNG specification allows with it (11.2.2).
+_PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
 
 
 def png_pixels_only(data: bytes) -> bool:
@@ -101,8 +108,10 @@ def png_pixels_only(data: bytes) -> bool:
     is instead of being encoded again: pixel chunks only, each with a valid CRC, IHDR first
     (valid, not interlaced), IEND last and nothing after it, and the IDAT data one complete
     zlib stream with nothing after it that inflates to exactly the rows the IHDR declares,
-    each with a valid filter type. Any other PNG is re-encoded from its pixels; either way
-    the shipped bytes still go through :func:`png_findings`.
+    each with a valid filter type, a bit depth the colour type allows and a palette image's
+    palette before its pixels: what a decoder needs, so a PNG that passes decodes. Any other
+    PNG is re-encoded from its pixels; either way the shipped bytes still go through
+    :func:`png_findings`.
     """
     chunks = _png_chunks(data)
     if not chunks or chunks[0][0] != b"IHDR" or chunks[-1][0] != b"IEND":
@@ -111,9 +120,12 @@ def png_pixels_only(data: bytes) -> bool:
         return False
     width, height, depth, colour, method, filtering, interlace = struct.unpack(
         ">IIBBBBB", chunks[0][1])
-    if (colour not in _PNG_CHANNELS or depth not in (1, 2, 4, 8, 16) or method or filtering
+    if (colour not in _PNG_CHANNELS or depth not in _PNG_DEPTHS[colour] or method or filtering
             or interlace or not 0 < width * height <= MAX_PIXELS_PER_FRAME):
         return False
+    kinds = [kind for kind, _ in chunks]
+    if colour == 3 and (b"PLTE" not in kinds or kinds.index(b"PLTE") > kinds.index(b"IDAT")):
+        return False  # a palette image without its palette before the pixels
     stride = 1 + (width * depth * _PNG_CHANNELS[colour] + 7) // 8
     inflater = zlib.decompressobj()
     try:

@@ -25,12 +25,14 @@ from annotator.export.release_input import (
 )
 from annotator.export.settings import ORIGINAL_HISTORY_KEY
 from annotator.services.pixel_status import image_statuses
-from annotator.services.review.base import CaseReview, active_annotations, review_case
+from annotator.services.review.base import CaseReview, review_of
+from annotator.services.review.bulk import Decided, QueueRows, load_rows
 from annotator.store.chain import head
 from annotator.store.project import Project
-from annotator.store.schema import Adjudication, Case, CaseImage, CaseRevision, User
+from annotator.store.schema import Case, CaseImage, CaseRevision, User
 from annotator.store.settings import CARD, DEID_SEED
 
+_BATCH = 500  # cases read in bulk at once
 COMMENT_FAMILIES = ("comment", "exam_comment", "red_flag", "demography_note", "rubric_comment")
 
 
@@ -38,52 +40,68 @@ def collect_release(
     project: Project, *, include_comments: bool = False, only: Collection[str] | None = None,
 ) -> ReleaseInput:
     """Read every case of the project (those named in ``only``) and sort it into released,
-    excluded and held back."""
+    excluded and held back.
+
+    One read transaction, the cases' rows read in bulk 500 cases at a time (the queue's
+    reads, :mod:`annotator.services.review.bulk`): the reads do not grow with the project,
+    and not with the cases but with their number of batches."""
     seed = project.setting(DEID_SEED)
     # The unredacted source text ships only when the curator's card setting says so.
     ship_history = project.setting(CARD, "original_history") == "shipped"
-    with project.read() as session:
-        names = {str(u.id): u.name for u in session.scalars(select(User))}
-        rows = sorted(_cases(session, only), key=lambda c: c.case_id)
-        cases = [(c.case_id, c.state, c.state_reason or "") for c in rows]
-        annotated = {c.case_id for c in rows if _has_submission(session, c)}
     released: list[ReleasedCase] = []
     excluded: list[HeldBack] = []
     held: list[HeldBack] = []
     reviewers: set[str] = set()
     adjudicators: set[str] = set()
-    for case_id, state, reason in cases:
-        if state == CaseState.EXCLUDED.value:
-            excluded.append(HeldBack(case_id, state, reason or "excluded", _discard_code(
-                project, case_id)))
-            continue
-        review = review_case(project, case_id)
-        if state != CaseState.GREEN_LIT.value:
-            held.append(HeldBack(case_id, state, _why_not_ready(review)))
-            continue
-        if review.blockers:
-            held.append(HeldBack(case_id, state, "green-lit, but now: " + "; ".join(
-                review.blockers)))
-            continue
-        case = _released(project, review, names, seed, include_comments)
-        if not ship_history:
-            case.release = {k: v for k, v in case.release.items() if k != ORIGINAL_HISTORY_KEY}
-        reviewers.update(case.provenance["reviewers"])
-        adjudicators.update(a["adjudicator"] for a in case.provenance["adjudications"])
-        if case.provenance["green_light"]["by"]:
-            adjudicators.add(case.provenance["green_light"]["by"])
-        released.append(case)
+    annotated: set[str] = set()
+    with project.read() as session:
+        names = {str(u.id): u.name for u in session.scalars(select(User))}
+        rows = sorted(_cases(session, only), key=lambda c: c.case_id)
+        for start in range(0, len(rows), _BATCH):
+            batch = rows[start:start + _BATCH]
+            bulk = load_rows(session, batch, [c.id for c in batch], with_reviews=True,
+                             heal=False)
+            annotated.update(c.case_id for c in batch if bulk.submitted.get(c.id))
+            ready: list[tuple[Case, CaseReview]] = []
+            for case in batch:
+                decided = bulk.decided.get(case.id, {})
+                if case.state == CaseState.EXCLUDED.value:
+                    excluded.append(HeldBack(case.case_id, case.state,
+                                             case.state_reason or "excluded",
+                                             _discard_code(decided)))
+                    continue
+                revision = case.current_revision_id
+                review = review_of(
+                    case, bulk.contents.get(revision, {}) if revision else {},
+                    bulk.submitted.get(case.id, {}),
+                    {key: d.value for key, d in decided.items()},
+                    bulk.hashes.get(revision, {}) if revision else {})
+                if case.state != CaseState.GREEN_LIT.value:
+                    held.append(HeldBack(case.case_id, case.state, _why_not_ready(review)))
+                elif review.blockers:
+                    held.append(HeldBack(case.case_id, case.state, "green-lit, but now: "
+                                         + "; ".join(review.blockers)))
+                else:
+                    ready.append((case, review))
+            for record in _released(session, ready, bulk, names, seed, include_comments):
+                if not ship_history:
+                    record.release = {k: v for k, v in record.release.items()
+                                      if k != ORIGINAL_HISTORY_KEY}
+                provenance = record.provenance
+                reviewers.update(provenance["reviewers"])
+                adjudicators.update(a["adjudicator"] for a in provenance["adjudications"])
+                if provenance["green_light"]["by"]:
+                    adjudicators.add(provenance["green_light"]["by"])
+                released.append(record)
+        # Read last: the history up to this head covers every edit the release was made of.
+        history_head = head(session)[1]
 
     def load(sha: str) -> bytes:
         with project.read() as session:
             return project.images.get(session, sha)
 
-    with project.read() as session:
-        # Read last: the history up to this head covers every edit the release was made of.
-        history_head = head(session)[1]
-
     return ReleaseInput(
-        cases=released, excluded=excluded, held_back=held, project_cases=len(cases),
+        cases=released, excluded=excluded, held_back=held, project_cases=len(rows),
         annotated_candidates=len(annotated | {c.case_id for c in released}
                                  | {c.case_id for c in excluded}),
         user_names=sorted(set(names.values())), annotators=len(reviewers),
@@ -108,10 +126,6 @@ def _cases(session: Session, only: Collection[str] | None) -> list[Case]:
     return found
 
 
-def _has_submission(session: Session, case: Case) -> bool:
-    return any(a.state == "submitted" for a in active_annotations(session, case))
-
-
 def _why_not_ready(review: CaseReview) -> str:
     if review.state == CaseState.ANNOTATING.value:
         return "still being annotated"
@@ -120,42 +134,43 @@ def _why_not_ready(review: CaseReview) -> str:
     return "in review, not green-lit yet"
 
 
-def _discard_code(project: Project, case_id: str) -> str:
-    with project.read() as session:
-        case = session.scalars(select(Case).where(Case.case_id == case_id)).one()
-        rows = session.scalars(select(Adjudication).where(
-            Adjudication.case_pk == case.id, Adjudication.key == "discard",
-            Adjudication.superseded.is_(False)))
-        for row in rows:
-            if isinstance(row.value, dict) and row.value.get("reason_code"):
-                return str(row.value["reason_code"])
+def _discard_code(decided: dict[str, Decided]) -> str:
+    row = decided.get("discard")
+    if row is not None and isinstance(row.value, dict) and row.value.get("reason_code"):
+        return str(row.value["reason_code"])
     return "excluded"
 
 
 def _released(
-    project: Project, review: CaseReview, names: dict[str, str], seed: str, comments: bool
-) -> ReleasedCase:
-    with project.read() as session:
-        case = session.scalars(select(Case).where(Case.case_id == review.case_id)).one()
-        revision = session.get(CaseRevision, case.current_revision_id)
-        assert revision is not None
-        reviewed = {s.draft_path for s in image_statuses(session, [review.case_id])
-                    if s.status in ("redacted", "no_phi")}
-        images = [
+    session: Session, ready: list[tuple[Case, CaseReview]], bulk: QueueRows,
+    names: dict[str, str], seed: str, comments: bool,
+) -> list[ReleasedCase]:
+    """The release records of cases ready to ship, their rows read once for all of them."""
+    if not ready:
+        return []
+    revision_ids = [case.current_revision_id for case, _review in ready]
+    revisions = {r.id: r for r in session.execute(
+        select(CaseRevision.id, CaseRevision.number, CaseRevision.content_hash,
+               CaseRevision.original_values).where(CaseRevision.id.in_(revision_ids)))}
+    reviewed = {(s.case_id, s.draft_path)
+                for s in image_statuses(session, [case.case_id for case, _review in ready])
+                if s.status in ("redacted", "no_phi")}
+    images: dict[Any, list[CaseImage]] = {}
+    for image in session.scalars(select(CaseImage).where(CaseImage.revision_id.in_(
+            revision_ids))):
+        images.setdefault(image.revision_id, []).append(image)
+    out = []
+    for case, review in ready:
+        revision = revisions[case.current_revision_id]
+        shipped = [
             SourceImage(i.draft_path, i.sha256, i.media_type, tuple(str(f) for f in i.figures),
                         i.name, i.caption, dict(i.attribution or {}),
-                        text_reviewed=i.draft_path in reviewed)
-            for i in session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id))
+                        text_reviewed=(case.case_id, i.draft_path) in reviewed)
+            for i in images.get(revision.id, [])
         ]
-        submitted = {
-            names.get(str(a.annotator_id), str(a.annotator_id)): dict(a.submitted_labels or {})
-            for a in active_annotations(session, case) if a.state == "submitted"
-        }
-        decisions = sorted(
-            session.scalars(select(Adjudication).where(
-                Adjudication.case_pk == case.id, Adjudication.superseded.is_(False))),
-            key=lambda row: row.key,
-        )
+        submitted = {names.get(rater, rater): labels
+                     for rater, labels in bulk.submitted.get(case.id, {}).items()}
+        decisions = sorted(bulk.decided.get(case.id, {}).values(), key=lambda row: row.key)
         provenance: dict[str, Any] = {
             "revision": {"number": revision.number, "content_hash": revision.content_hash},
             "reviewers": sorted(pseudonym(seed, n) for n in submitted),
@@ -167,12 +182,13 @@ def _released(
         }
         if comments:
             provenance["comments"] = _comments(submitted, seed)
-    order = {path: i for i, path in enumerate(_paths_in_order(review.release))}
-    images.sort(key=lambda img: (order.get(img.draft_path, len(order)), img.draft_path))
-    return ReleasedCase(review.case_id, review.release, images, provenance)
+        order = {path: i for i, path in enumerate(_paths_in_order(review.release))}
+        shipped.sort(key=lambda img: (order.get(img.draft_path, len(order)), img.draft_path))
+        out.append(ReleasedCase(review.case_id, review.release, shipped, provenance))
+    return out
 
 
-def _decision(row: Adjudication, seed: str, comments: bool) -> dict[str, Any]:
+def _decision(row: Decided, seed: str, comments: bool) -> dict[str, Any]:
     out = {"key": row.key, "value": row.value, "reason_code": row.reason_code,
            "adjudicator": pseudonym(seed, row.adjudicator)}
     if comments and row.reason_text:

@@ -270,3 +270,24 @@ def test_active_time_accumulates_in_the_annotation(imported) -> None:  # type: i
     annotating.accept_suggestions(imported, "a1", "T1")
     kinds.CASES.submit(imported, "a1", "T1")
     assert workspace_state.add_active_time(imported, "a1", "T1", 5) is None
+
+
+def test_case_list_rows_equal_the_loaded_rows_after_edits(  # type: ignore[no-untyped-def]
+    imported,
+) -> None:
+    # The list reads columns and decodes a row's labels only when they changed since it last
+    # did (workspace._summaries); case_row reads the whole annotation. They must agree.
+    def agree() -> list[workspace.CaseRow]:
+        rows = workspace.case_list(imported, "a1").rows
+        assert rows == [workspace.case_row(imported, "a1", r.case_id) for r in rows]
+        return rows
+
+    first = agree()
+    annotating.set_label(imported, "a1", "T2", "importance", "Figure 1", "optional")
+    annotating.set_label(imported, "a1", "T2", "red_flag", "Figure 1", "contrast with eGFR 20")
+    edited = {r.case_id: r for r in agree()}["T2"]
+    assert (edited.done, edited.red_flag) == (1, True)
+    annotating.set_label(imported, "a1", "T2", "red_flag", "Figure 1", None)  # off again
+    assert {r.case_id: r for r in agree()}["T2"].red_flag is False
+    workspace._SUMMARIES.clear()  # read from scratch: the same rows
+    assert [r.case_id for r in agree()] == [r.case_id for r in first]

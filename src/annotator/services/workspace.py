@@ -13,7 +13,7 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
@@ -35,8 +35,8 @@ from annotator.services.users import get_user, list_users
 from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
-from annotator.store.repeats import case_state_for_rater, served, served_all
-from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision
+from annotator.store.repeats import WITH_REPEATS, served
+from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, RatedWork, utcnow
 
 # Filters of the case list (id -> label shown in the GUI).
 FILTERS: dict[str, str] = {
@@ -139,6 +139,130 @@ def _assigned(user_id: uuid.UUID) -> Select[Any]:
     )
 
 
+def _assigned_columns(user_id: uuid.UUID) -> Select[Any]:
+    """:func:`_assigned` as plain columns, without the labels: the list reads each row's
+    labels only when they changed since it last read them (:func:`_summaries`)."""
+    query = (
+        select(Annotation.id, Annotation.version, Annotation.updated_at, Annotation.state,
+               Annotation.needs_recheck, Annotation.repeat_of, Case.case_id,
+               Case.state.label("case_state"), CaseRevision.id.label("revision_id"),
+               CaseRevision.content_hash, CaseRevision.problems)
+        .join(Case, Annotation.case_pk == Case.id)
+        .join(CaseRevision, Annotation.revision_id == CaseRevision.id)
+        .where(Annotation.annotator_id == user_id, Annotation.withdrawn_at.is_(None))
+    )
+    return cast(Select[Any], query)
+
+
+@dataclass(frozen=True)
+class _Work:
+    """The columns of a rated work row the case list shows (not its labels)."""
+
+    id: uuid.UUID
+    version: int
+    updated_at: datetime | None
+    state: str
+    needs_recheck: bool
+    repeat_of: uuid.UUID | None
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        # Every edit of the row bumps its version and its time: its labels are the same
+        # while both are.
+        return (self.id, self.version, self.updated_at)
+
+
+def _served_columns(session: Session, firsts: list[_Work]) -> list[_Work]:
+    """:func:`~annotator.store.repeats.served_all` on columns: each row, or its latest due
+    repeat, in one query per 500 rows."""
+    latest: dict[uuid.UUID, tuple[int, _Work]] = {}
+    ids = [w.id for w in firsts if w.repeat_of is None]
+    now = utcnow()
+    for start in range(0, len(ids), _IN_CHUNK):
+        repeats = (
+            select(RatedWork.id, RatedWork.version, RatedWork.updated_at, RatedWork.state,
+                   RatedWork.needs_recheck, RatedWork.repeat_of, RatedWork.repeat_no,
+                   RatedWork.kind)
+            .where(RatedWork.repeat_of.in_(ids[start:start + _IN_CHUNK]),
+                   RatedWork.withdrawn_at.is_(None), RatedWork.due_at <= now)
+            .execution_options(**WITH_REPEATS)
+        )
+        for work_id, version, updated_at, state, recheck, repeat_of, repeat_no, kind in \
+                session.execute(repeats):
+            work = _Work(work_id, version, updated_at, state, recheck, repeat_of)
+            held = latest.get(work.repeat_of) if work.repeat_of else None
+            if kind == "case" and work.repeat_of and (held is None or repeat_no > held[0]):
+                latest[work.repeat_of] = (repeat_no, work)
+    return [latest[w.id][1] if w.id in latest else w for w in firsts]
+
+
+@dataclass(frozen=True)
+class _Summary:
+    """What the list shows of a row's labels against its draft's figures."""
+
+    done: int
+    required: int
+    discarded: bool
+    red_flag: bool
+
+
+def _summary(labels: dict[str, Any], figs: list[str]) -> _Summary:
+    required = 2 * len(figs) + 2
+    discarded = "discard" in labels
+    return _Summary(
+        done=required if discarded else required - len(missing_for_submit(labels, figs)),
+        required=required, discarded=discarded,
+        red_flag=any(split_key(k)[0] == "red_flag" and v for k, v in labels.items()))
+
+
+# Kept by (row id, version, last edit, revision id, content hash): a refresh decodes only
+# the labels edited since the list last read them (a thousand rows: one row's labels).
+_SUMMARIES: dict[tuple[Any, ...], _Summary] = {}
+_SUMMARIES_KEPT = 50_000
+
+
+def _summaries(session: Session, rows: list[tuple[_Work, tuple[uuid.UUID, str]]],
+               drafts: dict[tuple[uuid.UUID, str], _Draft]) -> dict[tuple[Any, ...], _Summary]:
+    with _DRAFTS_LOCK:
+        found = {w.key + d: _SUMMARIES[w.key + d] for w, d in rows if w.key + d in _SUMMARIES}
+    missing = {w.id: (w, d) for w, d in rows if w.key + d not in found}
+    ids = list(missing)
+    for start in range(0, len(ids), _IN_CHUNK):
+        # In the same read transaction as the columns: the labels of the versions listed.
+        for work_id, labels in session.execute(
+            select(RatedWork.id, RatedWork.values)
+            .where(RatedWork.id.in_(ids[start:start + _IN_CHUNK]))
+            .execution_options(**WITH_REPEATS)
+        ):
+            work, draft = missing[work_id]
+            found[work.key + draft] = _summary(labels or {}, drafts[draft].figures)
+    with _DRAFTS_LOCK:
+        _SUMMARIES.update(found)
+        while len(_SUMMARIES) > _SUMMARIES_KEPT:
+            _SUMMARIES.pop(next(iter(_SUMMARIES)))
+    return found
+
+
+def _listed(work: _Work, case_id: str, case_state: str, problems: list[Any] | None,
+            draft: _Draft, summary: _Summary) -> tuple[CaseRow, str]:
+    """A case list row (from columns and the row's label summary) and its search text."""
+    row = CaseRow(
+        case_id=case_id,
+        title=draft.title,
+        state=work.state,
+        case_state="annotating" if work.repeat_of is not None else case_state,
+        done=summary.done,
+        required=summary.required,
+        needs_recheck=work.needs_recheck,
+        needs_fix=bool(problems),
+        discarded=summary.discarded,
+        updated_at=work.updated_at,
+        modalities=draft.modalities,
+        red_flag=summary.red_flag,
+    )
+    return row, draft.haystack
+
+
 @dataclass(frozen=True)
 class _Draft:
     """What the case list shows of a revision's draft, and the text a search looks in."""
@@ -202,11 +326,17 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     words = search.lower().split()
     with project.read() as session:
         user = get_user(session, annotator)
-        found = session.execute(_assigned(user.id)).all()
-        rows = served_all(session, [f[0] for f in found])
-        drafts = _drafts(session, [(f[3], f[4]) for f in found])
-        everything = [_row(row, f[1], f[2], f[5], drafts[(f[3], f[4])])
-                      for row, f in zip(rows, found, strict=True)]
+        found = session.execute(_assigned_columns(user.id)).all()
+        works = _served_columns(session, [_Work(*f[:6]) for f in found])
+        drafts = _drafts(session, [(f.revision_id, f.content_hash) for f in found])
+        summaries = _summaries(session, [(w, (f.revision_id, f.content_hash))
+                                         for w, f in zip(works, found, strict=True)], drafts)
+        everything = [
+            _listed(work, f.case_id, f.case_state, f.problems, drafts[draft], summaries[key])
+            for work, f in zip(works, found, strict=True)
+            for draft in [(f.revision_id, f.content_hash)]
+            for key in [work.key + draft]
+        ]
         first = first_for(session, user, "case")
     # Calibration items first for a rater in calibration, then by case id.
     everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
@@ -247,27 +377,11 @@ def case_row(project: Project, annotator: str, case_id: str) -> CaseRow:
 
 def _row(annotation: Annotation, case_id: str, case_state: str, problems: list[Any] | None,
          draft: _Draft) -> tuple[CaseRow, str]:
-    """A case list row and the text a search looks in."""
-    labels = annotation.labels or {}
-    figs = draft.figures
-    required = 2 * len(figs) + 2
-    missing = missing_for_submit(labels, figs)
-    discarded = "discard" in labels
-    row = CaseRow(
-        case_id=case_id,
-        title=draft.title,
-        state=annotation.state,
-        case_state=case_state_for_rater(case_state, annotation),
-        done=required if discarded else required - len(missing),
-        required=required,
-        needs_recheck=annotation.needs_recheck,
-        needs_fix=bool(problems),
-        discarded=discarded,
-        updated_at=annotation.updated_at,
-        modalities=draft.modalities,
-        red_flag=any(split_key(k)[0] == "red_flag" and v for k, v in labels.items()),
-    )
-    return row, draft.haystack
+    """A case list row from a loaded annotation, and the text a search looks in."""
+    work = _Work(annotation.id, annotation.version, annotation.updated_at, annotation.state,
+                 annotation.needs_recheck, annotation.repeat_of)
+    return _listed(work, case_id, case_state, problems, draft,
+                   _summary(annotation.labels or {}, draft.figures))
 
 
 def _modalities(content: dict[str, Any]) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.types import JSON, String, Text, Uuid
 
 from annotator.errors import ProjectError
+from annotator.review.conflicts import fingerprint
 from annotator.store import agreement_stale, counts
 from annotator.store.chain import GENESIS, HEAD_ID, row_hash
 from annotator.store.db_roles import create_login, walled
@@ -159,13 +160,40 @@ def _write_copy(conn: Connection, base: BaseRows, copy: int) -> None:
             out["position"] += copy * base.sme_positions
         return out
 
-    for table, rows in base.tables:
-        kinds = _column_kinds(table)
-        _insert(conn, table, (clone(r, kinds) for r in rows))
+    copied = [(table, [clone(r, _column_kinds(table)) for r in rows])
+              for table, rows in base.tables]
+    _fresh_fingerprints({t.name: rows for t, rows in base.tables},
+                        {t.name: rows for t, rows in copied})
+    for table, rows in copied:
+        _insert(conn, table, rows)
     _append_history(conn, base.history, _column_kinds(TABLES["history"]), clone)
     # The copies bypass the ORM: their agreement statistics are marked stale here.
     cases = next(rows for table, rows in base.tables if table.name == "cases")
     agreement_stale.mark(conn, (ids[r["id"]] for r in cases))
+
+
+def _fresh_fingerprints(base: dict[str, list[dict[str, Any]]],
+                        copy: dict[str, list[dict[str, Any]]]) -> None:
+    """A copied case's detection is as fresh as its base case's: the review record's
+    fingerprint (the draft revision and the submitted labels by rater id, which the copy
+    renamed) is computed anew from the copy's rows; a base record already stale stays stale.
+    Otherwise every reviewed copy would read as needing detection again (``repair``)."""
+    def submitted(work: list[dict[str, Any]]) -> dict[Any, dict[str, dict[str, Any]]]:
+        out: dict[Any, dict[str, dict[str, Any]]] = {}
+        for w in work:
+            if (w["kind"] == "case" and w["state"] == "submitted" and w["withdrawn_at"] is None
+                    and w["repeat_of"] is None and w["case_pk"] is not None):
+                out.setdefault(w["case_pk"], {})[str(w["rater_id"])] = dict(w["submitted"] or {})
+        return out
+
+    def revisions(cases: list[dict[str, Any]]) -> dict[Any, str]:
+        return {c["id"]: str(c["current_revision_id"]) for c in cases}
+
+    was, now = submitted(base["rated_work"]), submitted(copy["rated_work"])
+    was_rev, now_rev = revisions(base["cases"]), revisions(copy["cases"])
+    for old, new in zip(base["review_records"], copy["review_records"], strict=True):
+        if old["fingerprint"] == fingerprint(was_rev[old["case_pk"]], was.get(old["case_pk"], {})):
+            new["fingerprint"] = fingerprint(now_rev[new["case_pk"]], now.get(new["case_pk"], {}))
 
 
 def _renamer(cases: int, copy: int) -> Callable[[str], str]:

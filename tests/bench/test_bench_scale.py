@@ -17,7 +17,12 @@ import pytest
 
 from annotator.bench.scale import TARGETS, growth
 from annotator.services.history_audit import verify_history
-from annotator.services.repair import repair_case_states
+from annotator.services.repair import (
+    repair_case_states,
+    repair_counts,
+    repair_queue_keys,
+    repair_sme_keys,
+)
 from annotator.services.status import project_status
 from annotator.services.workspace import annotators, case_list
 from annotator.store.project import open_project
@@ -84,6 +89,11 @@ def test_the_grown_project_needs_no_repair_and_its_history_chain_holds(
     project = open_project(str(workdir / "project-200"), create=False, backup=False)
     try:
         assert repair_case_states(project, "Bench Curator", dry_run=True) == []
+        # The clone wrote past the ORM: its counters, review queue keys and SME task keys
+        # must read as the writes would have kept them.
+        assert repair_counts(project, "Bench Curator", dry_run=True) == []
+        assert repair_queue_keys(project, "Bench Curator", dry_run=True) == []
+        assert repair_sme_keys(project, "Bench Curator", dry_run=True) == []
         report = verify_history(project)
         assert report.intact, report.as_json()
         assert report.rows > 0

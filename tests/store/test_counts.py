@@ -112,9 +112,9 @@ def test_active_time_counters_follow_submission_reopening_and_changed_labels(
 
     assert annotating.reopen(imported, a, "T1") == "annotating"
     assert _active(imported) == {}
-    add_active_time(imported, a, "T1", 30.2)  # 129.6 s in all
+    add_active_time(imported, a, "T1", 30.2)  # 129.6 s in all: 132, to the nearest 6 s
     kinds.CASES.submit(imported, a, "T1")
-    assert _active(imported) == {f"active:{me.hex}:130": 1}
+    assert _active(imported) == {f"active:{me.hex}:132": 1}
 
     # A submitted row's labels changed in place (as a returning bundle does) move it too.
     with imported.tx() as session:

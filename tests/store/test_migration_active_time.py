@@ -38,7 +38,7 @@ def test_active_time_migration_down_and_up(project: Any, tmp_path: Path) -> None
             kinds.CASES.submit(project, name, case_id)
     kept = _active(project)
     assert sorted(kept.values()) == [1, 1, 1, 1]
-    assert sorted(k.rsplit(":", 1)[1] for k in kept) == ["241", "241", "61", "61"]
+    assert sorted(k.rsplit(":", 1)[1] for k in kept) == ["240", "240", "60", "60"]
 
     with project.engine.begin() as conn:
         command.downgrade(_alembic_config(conn), "0023_rated_work_rater_kind")

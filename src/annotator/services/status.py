@@ -23,7 +23,7 @@ OPEN_STATES = counts.OPEN_STATES
 def project_status(project: Project) -> dict[str, int]:
     """Counts over current revisions: cases, exams, images, states, annotators, submissions."""
     with project.read() as session:
-        stored = counts.read(session.connection(), prefix=None, skip=("rater:", "day:", "active:"))
+        stored = counts.project_wide(session.connection())
         annotators = sum(1 for u in session.scalars(select(User)) if takes_work(u))
     by_state = {s.value: stored.get(f"cases:{s.value}", 0) for s in CaseState}
     images = {k.removeprefix("images:"): n for k, n in stored.items() if k.startswith("images:")}

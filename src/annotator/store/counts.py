@@ -20,8 +20,9 @@ Keys (uuids as 32 hex digits):
 - ``rater:<user id>:<state>`` the same per annotator, case work only;
 - ``day:<YYYY-MM-DD>`` case submissions by the day they were submitted;
 - ``active:<user id>:<seconds>`` an annotator's submitted cases by their measured active time
-  (the ``active_seconds`` label, to the whole second): the desk's median time per case is read
-  from these few hundred rows per annotator, not from every submitted annotation's labels.
+  (the ``active_seconds`` label, to the nearest 6 seconds: the desk shows tenths of a
+  minute): the desk's median time per case is read from these rows, about a hundred per
+  annotator, not from every submitted annotation's labels.
 
 On PostgreSQL every app role reads the project-wide counters, seniors the per-rater,
 per-day and active-time ones too (row-level security, migration ``0024_active_time``); they change
@@ -37,7 +38,7 @@ from datetime import date, datetime
 from math import floor
 from typing import Any
 
-from sqlalchemy import Connection, and_, event, func, inspect, select, text
+from sqlalchemy import Connection, and_, event, func, inspect, or_, select, text
 from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
@@ -68,9 +69,21 @@ def day_key(value: date | datetime | str) -> str:
     return "day:" + (value if isinstance(value, str) else value.isoformat())[:10]
 
 
+ACTIVE_STEP = 6  # seconds: the desk shows the median in tenths of a minute
+
+
 def active_key(rater: uuid.UUID | str, seconds: float) -> str:
-    """The active-time counter of one submitted case: its seconds to the nearest whole."""
-    return f"active:{hexid(rater)}:{floor(seconds + 0.5)}"
+    """The active-time counter of one submitted case: its seconds to the nearest 6."""
+    return f"active:{hexid(rater)}:{ACTIVE_STEP * floor(seconds / ACTIVE_STEP + 0.5)}"
+
+
+def project_wide(conn: Connection) -> dict[str, int]:
+    """The counters every role reads (``status``): cases, exams, images, needs_fix, work;
+    read by their key ranges, never past the per-person ones."""
+    query = select(ProjectCount.key, ProjectCount.n).where(or_(
+        *(and_(*_range(prefix)) for prefix in ("cases:", "images:", "work:")),
+        ProjectCount.key.in_(("exams", "needs_fix"))))
+    return {key: int(n) for key, n in conn.execute(query)}
 
 
 def _active_seconds() -> Any:

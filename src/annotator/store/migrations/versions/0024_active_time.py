@@ -2,8 +2,9 @@
 
 The desk's median time per case read every submitted annotation's labels (100,000 cases:
 1.9 s). The counters of :mod:`annotator.store.counts` gain ``active:<user id>:<seconds>``,
-each annotator's submitted cases by their active time to the whole second, a few hundred
-rows per annotator: the median is read from those. Backfilled from the rows as they stand.
+each annotator's submitted cases by their active time to the nearest 6 seconds (the desk
+shows tenths of a minute), about a hundred rows per annotator: the median is read from
+those. Backfilled from the rows as they stand.
 On PostgreSQL they are the seniors' to read, like the per-rater and per-day counters
 (0018_counts): an annotator cannot read a colleague's pace.
 

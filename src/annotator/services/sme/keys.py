@@ -9,6 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -59,12 +60,19 @@ def compute_keys(session: Session, tasks: Collection[uuid.UUID] | None = None
         for start in range(0, len(ordered), 500):
             found.update((task, bench) for task, bench in session.execute(
                 query.where(SmeTask.id.in_(ordered[start:start + 500]))))
-    rules = {b.id: benchmark_of(b) for b in session.scalars(
-        select(SmeBenchmark).where(SmeBenchmark.id.in_(set(found.values()))))}
+    rules: dict[uuid.UUID, Benchmark] = {}
+    for row in session.scalars(
+            select(SmeBenchmark).where(SmeBenchmark.id.in_(set(found.values())))):
+        try:
+            rules[row.id] = benchmark_of(row)
+        except PydanticValidationError:
+            continue  # content no import writes (a hand-made store): its tasks get no key
     submitted = submitted_by_task(session, tasks=None if tasks is None else list(found))
     decided = decided_by_task(session, None if tasks is None else list(found))
     out: dict[uuid.UUID, sme_keys.Key | None] = {}
     for task, bench in found.items():
+        if bench not in rules:
+            continue
         verdicts, decisions = submitted.get(task, {}), decided.get(task, {})
         open_fields = [key for key in conflicts(rules[bench], verdicts) if key not in decisions]
         out[task] = (bench, reference_state(rules[bench], verdicts, decisions), len(open_fields))
@@ -118,7 +126,8 @@ def key_drift(session: Session) -> list[SmeKeyDrift]:
     held = sme_keys.stored(session.connection())
     out = [SmeKeyDrift(task, None if task not in held else held[task][0], key)
            for task, key in actual.items()
-           if task not in held or (not held[task][1] and held[task][0] != key)]
+           if (task not in held and key is not None)
+           or (task in held and not held[task][1] and held[task][0] != key)]
     out += [SmeKeyDrift(task, key, None) for task, (key, _stale) in held.items()
             if task not in actual]
     return sorted(out, key=lambda d: str(d.task_id))

@@ -9,13 +9,13 @@ per-day ones are the seniors' (row-level security).
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import distinct, func, select
 
+from annotator.domain.permissions import Action, needed_roles
 from annotator.domain.states import CaseState
-from annotator.services.users import takes_work
 from annotator.store import counts
 from annotator.store.project import Project
-from annotator.store.schema import User
+from annotator.store.schema import UserRole
 
 OPEN_STATES = counts.OPEN_STATES
 
@@ -24,7 +24,11 @@ def project_status(project: Project) -> dict[str, int]:
     """Counts over current revisions: cases, exams, images, states, annotators, submissions."""
     with project.read() as session:
         stored = counts.project_wide(session.connection())
-        annotators = sum(1 for u in session.scalars(select(User)) if takes_work(u))
+        # One count of the people given work, not every user and their roles loaded (the
+        # desk reads this too; a benchmark's team can be hundreds of people).
+        annotators = session.scalar(
+            select(func.count(distinct(UserRole.user_id)))
+            .where(UserRole.role.in_(needed_roles(Action.TAKE_ASSIGNED_WORK)))) or 0
     by_state = {s.value: stored.get(f"cases:{s.value}", 0) for s in CaseState}
     images = {k.removeprefix("images:"): n for k, n in stored.items() if k.startswith("images:")}
     return {

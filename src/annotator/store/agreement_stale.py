@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, event, inspect, select, text
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
+from annotator.store.bulk import chunks, upsert
 from annotator.store.schema import AgreementStale, Annotation, Case, CaseRevision
 
 _CHUNK = 5_000
@@ -42,22 +42,17 @@ _WATCHED: dict[type, tuple[str, ...]] = {
 }
 
 
-def _chunks(ids: list[Any]) -> Iterable[list[Any]]:
-    for start in range(0, len(ids), _CHUNK):
-        yield ids[start:start + _CHUNK]
-
-
 def mark(conn: Connection, case_ids: Iterable[uuid.UUID]) -> None:
     """Mark ``case_ids`` stale (in sorted order: two writers never wait in opposite orders)."""
     ids = sorted(set(case_ids), key=str)
     token = uuid.uuid4()
-    for chunk in _chunks(ids):
+    for chunk in chunks(ids, _CHUNK):
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT annotator_agreement_stale(CAST(:ids AS uuid[]),"
                               " CAST(:token AS uuid))"),
                          {"ids": [str(i) for i in chunk], "token": str(token)})
             continue
-        insert = sqlite_insert(AgreementStale)
+        insert = upsert(conn, AgreementStale)
         conn.execute(insert.on_conflict_do_update(
             index_elements=[AgreementStale.case_pk], set_={"token": insert.excluded.token}),
             [{"case_pk": i, "token": token} for i in chunk])
@@ -73,7 +68,7 @@ def marked(conn: Connection, case_ids: Iterable[uuid.UUID] | None = None,
             query = query.order_by(AgreementStale.case_pk).limit(limit)
         return {pk: token for pk, token in conn.execute(query)}
     out: dict[uuid.UUID, uuid.UUID] = {}
-    for chunk in _chunks(list(case_ids)):
+    for chunk in chunks(case_ids, _CHUNK):
         out.update((pk, token) for pk, token in conn.execute(
             query.where(AgreementStale.case_pk.in_(chunk))))
     return out

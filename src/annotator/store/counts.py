@@ -43,10 +43,10 @@ from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from annotator.domain.states import CaseState
+from annotator.store.bulk import chunks
 from annotator.store.schema import Case, CaseImage, CaseRevision, ProjectCount, RatedWork
 
 OPEN_STATES = (CaseState.ANNOTATING.value, CaseState.IN_REVIEW.value)
-_CHUNK = 500
 _PENDING = "counts.pending"  # this flush: (case ids, work ids, counts before)
 _DELTAS = "counts.deltas"  # SessionTransaction -> Counter not yet applied
 # Columns whose change can move a counter; other edits (labels, notes) cost nothing here.
@@ -92,12 +92,6 @@ def _active_seconds() -> Any:
 
 # -- measuring rows ---------------------------------------------------------------------------
 
-def _chunks(ids: Iterable[Any]) -> Iterable[list[Any]]:
-    items = list(ids)
-    for start in range(0, len(items), _CHUNK):
-        yield items[start:start + _CHUNK]
-
-
 def case_counts(conn: Connection, case_ids: Iterable[uuid.UUID] | None = None) -> Counter[str]:
     """What the given cases (every case: ``None``) add to the case counters."""
     out: Counter[str] = Counter()
@@ -125,7 +119,7 @@ def _filters(case_ids: Iterable[uuid.UUID] | None) -> Iterable[tuple[Any, ...]]:
     if case_ids is None:
         yield ()
         return
-    for chunk in _chunks(case_ids):
+    for chunk in chunks(case_ids):
         yield (Case.id.in_(chunk),)
 
 
@@ -158,7 +152,7 @@ def work_counts(conn: Connection, work_ids: Iterable[uuid.UUID] | None = None) -
         ):
             out[active_key(rater, float(value))] += 1
         return out
-    for chunk in _chunks(work_ids):
+    for chunk in chunks(work_ids):
         for kind, rater, state, submitted_at, active in conn.execute(
             select(RatedWork.kind, RatedWork.rater_id, RatedWork.state, RatedWork.submitted_at,
                    _active_seconds())
@@ -264,7 +258,7 @@ def _touched(session: Session, objects: Iterable[Any], *, check: bool
 
 def _cases_of(conn: Connection, revisions: set[Any]) -> set[Any]:
     found: set[Any] = set()
-    for chunk in _chunks(revisions):
+    for chunk in chunks(revisions):
         found.update(conn.execute(select(CaseRevision.case_pk).where(
             CaseRevision.id.in_(chunk))).scalars())
     return found

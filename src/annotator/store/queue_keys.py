@@ -38,10 +38,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import tuple_ as sql_tuple
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.domain.states import CaseState
+from annotator.store.bulk import chunks, upsert
 from annotator.store.db_roles import reads_others
 from annotator.store.schema import (
     Adjudication,
@@ -61,7 +61,6 @@ Key = tuple[int, int, int]
 Computer = Callable[[Session, list[uuid.UUID]], None]
 
 STALE_GROUP = 9  # a stale row's group until it is recomputed (never shown)
-_CHUNK = 500
 _TOUCHED = "queue_keys.touched"
 _BUSY = "queue_keys.busy"
 _computer: Computer | None = None
@@ -72,12 +71,6 @@ def set_computer(computer: Computer | None) -> None:
     """Register what computes and writes the keys of some cases (the review services)."""
     global _computer
     _computer = computer
-
-
-def _chunks(ids: Iterable[Any]) -> Iterable[list[Any]]:
-    items = list(ids)
-    for start in range(0, len(items), _CHUNK):
-        yield items[start:start + _CHUNK]
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -123,8 +116,7 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, tuple[str, Key | None]]) ->
 
     An upsert, not a delete and insert: two writers of one case's key (whose commits the
     history chain's lock already orders) never collide on its primary key."""
-    upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)
-    for chunk in _chunks(keys):
+    for chunk in chunks(keys):
         gone = [pk for pk in chunk if keys[pk][1] is None]
         if gone:
             conn.execute(delete(QueueKey).where(QueueKey.case_pk.in_(gone)))
@@ -132,7 +124,7 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, tuple[str, Key | None]]) ->
                  "open_conflicts": key[2], "stale": False}
                 for pk in chunk if (key := keys[pk][1]) is not None]
         if rows:
-            statement = upsert(QueueKey)
+            statement = upsert(conn, QueueKey)
             conn.execute(statement.on_conflict_do_update(
                 index_elements=[QueueKey.case_pk],
                 set_={c: statement.excluded[c] for c in
@@ -149,7 +141,7 @@ def mark_stale(conn: Connection, cases: Iterable[uuid.UUID]) -> None:
         conn.execute(text("SELECT annotator_queue_stale(CAST(:ids AS uuid[]))"),
                      {"ids": [str(pk) for pk in ids]})
         return
-    for chunk in _chunks(ids):
+    for chunk in chunks(ids):
         conn.execute(update(QueueKey)
                      .where(QueueKey.case_pk.in_(chunk)).values(stale=True))
         known = select(QueueKey.case_pk).where(QueueKey.case_pk.in_(chunk))
@@ -234,7 +226,7 @@ def _before_commit(session: Session) -> None:
     conn = session.connection()
     revisions = [t[1] for t in touched if isinstance(t, tuple)]
     cases = {t for t in touched if not isinstance(t, tuple)}
-    for chunk in _chunks(revisions):
+    for chunk in chunks(revisions):
         cases.update(conn.execute(select(CaseRevision.case_pk).where(
             CaseRevision.id.in_(chunk))).scalars())
     cases.discard(None)

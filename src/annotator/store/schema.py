@@ -5,8 +5,6 @@ people may edit carry a ``version`` used for optimistic locking. States are stri
 CHECK constraints (not PostgreSQL enums) so that migrations stay simple on both back ends.
 """
 
-from __future__ import annotations
-
 import uuid
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -85,7 +83,7 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(300), nullable=True, deferred=True)
     # The person's PostgreSQL login role on a walled team store (None on SQLite).
     db_role: Mapped[str | None] = mapped_column(String(63), nullable=True)
-    roles: Mapped[list[UserRole]] = relationship(
+    roles: Mapped[list["UserRole"]] = relationship(
         back_populates="user", cascade="all, delete-orphan", lazy="selectin"
     )
 
@@ -99,7 +97,7 @@ class UserRole(Base):
     __table_args__ = (CheckConstraint(_in("role", ROLES), name="role"),)
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), primary_key=True)
     role: Mapped[str] = mapped_column(String(20), primary_key=True)
-    user: Mapped[User] = relationship(back_populates="roles")
+    user: Mapped["User"] = relationship(back_populates="roles")
 
 
 class Case(Base):

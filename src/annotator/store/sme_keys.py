@@ -35,9 +35,9 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+from annotator.store.bulk import chunks, upsert
 from annotator.store.db_roles import reads_others
 from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeTask, SmeTaskKey, SmeVerdict
 
@@ -47,7 +47,6 @@ Key = tuple[uuid.UUID, str, int]
 Computer = Callable[[Session, list[uuid.UUID]], None]
 
 STALE_STATE = "unsubmitted"  # a stale row's state until it is recomputed (never counted)
-_CHUNK = 500
 _TOUCHED = "sme_keys.touched"
 _BUSY = "sme_keys.busy"
 _computer: Computer | None = None
@@ -57,12 +56,6 @@ def set_computer(computer: Computer | None) -> None:
     """Register what computes and writes the keys of some tasks (the SME services)."""
     global _computer
     _computer = computer
-
-
-def _chunks(ids: Iterable[Any]) -> Iterable[list[Any]]:
-    items = list(ids)
-    for start in range(0, len(items), _CHUNK):
-        yield items[start:start + _CHUNK]
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -109,8 +102,7 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, Key | None]) -> None:
 
     An upsert, not a delete and insert: two writers of one task's key never collide on its
     primary key."""
-    upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)
-    for chunk in _chunks(keys):
+    for chunk in chunks(keys):
         gone = [task for task in chunk if keys[task] is None]
         if gone:
             conn.execute(delete(SmeTaskKey).where(SmeTaskKey.task_id.in_(gone)))
@@ -118,7 +110,7 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, Key | None]) -> None:
                  "open_conflicts": key[2], "stale": False}
                 for task in chunk if (key := keys[task]) is not None]
         if rows:
-            statement = upsert(SmeTaskKey)
+            statement = upsert(conn, SmeTaskKey)
             conn.execute(statement.on_conflict_do_update(
                 index_elements=[SmeTaskKey.task_id],
                 set_={c: statement.excluded[c]
@@ -134,7 +126,7 @@ def mark_stale(conn: Connection, tasks: Iterable[uuid.UUID]) -> None:
         conn.execute(text("SELECT annotator_sme_stale(CAST(:ids AS uuid[]))"),
                      {"ids": [str(task) for task in ids]})
         return
-    for chunk in _chunks(ids):
+    for chunk in chunks(ids):
         conn.execute(update(SmeTaskKey).where(SmeTaskKey.task_id.in_(chunk)).values(stale=True))
         known = select(SmeTaskKey.task_id).where(SmeTaskKey.task_id.in_(chunk))
         conn.execute(insert(SmeTaskKey).from_select(
@@ -217,7 +209,7 @@ def _before_commit(session: Session) -> None:
     conn = session.connection()
     benchmarks = [t[1] for t in touched if isinstance(t, tuple)]
     tasks = {t for t in touched if not isinstance(t, tuple)}
-    for chunk in _chunks(benchmarks):
+    for chunk in chunks(benchmarks):
         tasks.update(conn.execute(select(SmeTask.id).where(SmeTask.benchmark_id.in_(chunk)))
                      .scalars())
     tasks.discard(None)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from annotator.domain.labels import LabelEdit
 from annotator.errors import NotFound, ValidationError
@@ -16,9 +18,12 @@ from annotator.services import (
     workspace,
     workspace_state,
 )
-from annotator.services.assignments import assign
+from annotator.services.assignments import assign, reassign
 from annotator.services.imports import import_cases
 from annotator.services.order_board import Move
+from annotator.services.rating.repeats import add_repeats
+from annotator.store.repeats import WITH_REPEATS
+from annotator.store.schema import RatedWork, utcnow
 from factories import make_case, write_case_file
 
 FIGS = ["Figure 1", "Figure 2", "Figure 3"]
@@ -291,3 +296,72 @@ def test_case_list_rows_equal_the_loaded_rows_after_edits(  # type: ignore[no-un
     assert {r.case_id: r for r in agree()}["T2"].red_flag is False
     workspace._SUMMARIES.clear()  # read from scratch: the same rows
     assert [r.case_id for r in agree()] == [r.case_id for r in first]
+
+
+def _built_afresh(project, name: str) -> workspace.CaseList:  # type: ignore[no-untyped-def]
+    """``case_list`` with every kept listing, label summary and draft forgotten (and put
+    back afterwards, so the next call still starts from what the list kept)."""
+    kept = [dict(c) for c in (workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS)]
+    for cache in (workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS):
+        cache.clear()
+    try:
+        return workspace.case_list(project, name)
+    finally:
+        for cache, saved in zip((workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS),
+                                kept, strict=True):
+            cache.clear()
+            cache.update(saved)  # type: ignore[attr-defined]
+
+
+def test_the_kept_listing_is_reused_until_a_row_changes(  # type: ignore[no-untyped-def]
+    imported, tmp_path: Path,
+) -> None:
+    # A refresh whose rows did not change filters the listing it kept (workspace._mark);
+    # after each kind of write it must equal a list built from scratch.
+    def same(name: str = "a1") -> workspace.CaseList:
+        listing = workspace.case_list(imported, name)
+        assert listing == _built_afresh(imported, name)
+        return listing
+
+    same()
+    kept = next(iter(workspace._LISTINGS.values()))
+    workspace.case_list(imported, "a1", show="todo", search="glioma")
+    assert next(iter(workspace._LISTINGS.values())) is kept  # nothing changed: not rebuilt
+
+    annotating.set_label(imported, "a1", "T2", "importance", "Figure 1", "optional")
+    assert {r.case_id: r.state for r in same().rows}["T2"] == "in_progress"
+    annotating.accept_suggestions(imported, "a1", "T1")
+    kinds.CASES.submit(imported, "a1", "T1")
+    assert same().submitted == 1
+    for name in ("a2", "a3"):  # the case leaves annotating: only its case state moves
+        annotating.accept_suggestions(imported, name, "T1")
+        kinds.CASES.submit(imported, name, "T1")
+    assert {r.case_id: r.case_state for r in same().rows}["T1"] != "annotating"
+    # A new draft of T2 moves the rows onto its revision (and asks for a re-check).
+    changed = [make_case("T2", case_title="Glioma, revised", final_diagnosis="Glioma")]
+    import_cases(imported, "cu", [write_case_file(tmp_path / "new", changed)],
+                 new_version=True)
+    assert {r.case_id: r.title for r in same().rows}["T2"] == "Glioma, revised"
+    # Open cases moved to another annotator leave the list.
+    reassign(imported, "cu", "a1", "a2")
+    assert [r.case_id for r in same().rows] == ["T1"]
+    assert [r.case_id for r in same("a2").rows] == ["T1", "T2", "T10"]
+
+
+def test_the_kept_listing_follows_a_repeat_falling_due(  # type: ignore[no-untyped-def]
+    imported,
+) -> None:
+    for name in ("a1", "a2", "a3"):
+        annotating.accept_suggestions(imported, name, "T1")
+        kinds.CASES.submit(imported, name, "T1")
+    add_repeats(imported, "cu", "case", 1.0, 3)
+    assert {r.case_id: r.state for r in workspace.case_list(imported, "a1").rows}["T1"] == \
+        "submitted"
+    # Time passes: the repeat is due. No row is written, yet the list must serve it.
+    with imported.tx() as session:
+        session.execute(update(RatedWork).where(RatedWork.repeat_of.is_not(None))
+                        .values(due_at=utcnow() - timedelta(minutes=1))
+                        .execution_options(**WITH_REPEATS))
+    listing = workspace.case_list(imported, "a1")
+    assert {r.case_id: r.state for r in listing.rows}["T1"] == "assigned"
+    assert listing == _built_afresh(imported, "a1")

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, and_, func, select
+from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session
 
 from annotator.domain import queue_order
@@ -281,6 +282,10 @@ _DRAFTS_LOCK = threading.Lock()  # the GUI reads the list on worker threads
 _IN_CHUNK = 500  # ids per IN list
 
 
+_DRAFT_FIELDS = ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis",
+                 "imaging_examinations")
+
+
 def _draft_of(content: dict[str, Any]) -> _Draft:
     haystack = " ".join(
         str(content.get(k) or "")
@@ -296,11 +301,16 @@ def _drafts(session: Session, revisions: list[tuple[uuid.UUID, str]]
     with _DRAFTS_LOCK:
         found = {key: _DRAFTS[key] for key in revisions if key in _DRAFTS}
     missing = list({rid for rid, content_hash in revisions if (rid, content_hash) not in found})
+    # Only the draft's fields the list shows and searches, extracted by the database: a
+    # third of the draft's JSON to decode (not its history, rubrics, steps or image list).
+    fields = [CaseRevision.content[key].as_string() for key in _DRAFT_FIELDS[:-1]]
+    fields.append(CaseRevision.content[_DRAFT_FIELDS[-1]])  # the exams: JSON
     for start in range(0, len(missing), _IN_CHUNK):
-        for rid, content_hash, content in session.execute(
-            select(CaseRevision.id, CaseRevision.content_hash, CaseRevision.content)
+        for rid, content_hash, *values in session.execute(
+            select(CaseRevision.id, CaseRevision.content_hash, *fields)
             .where(CaseRevision.id.in_(missing[start:start + _IN_CHUNK]))
         ):
+            content = {k: v for k, v in zip(_DRAFT_FIELDS, values, strict=True) if v is not None}
             found[(rid, content_hash)] = _draft_of(content)
     with _DRAFTS_LOCK:
         _DRAFTS.update(found)
@@ -326,31 +336,94 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     words = search.lower().split()
     with project.read() as session:
         user = get_user(session, annotator)
-        found = session.execute(_assigned_columns(user.id)).all()
-        works = _served_columns(session, [_Work(*f[:6]) for f in found])
-        drafts = _drafts(session, [(f.revision_id, f.content_hash) for f in found])
-        summaries = _summaries(session, [(w, (f.revision_id, f.content_hash))
-                                         for w, f in zip(works, found, strict=True)], drafts)
-        everything = [
-            _listed(work, f.case_id, f.case_state, f.problems, drafts[draft], summaries[key])
-            for work, f in zip(works, found, strict=True)
-            for draft in [(f.revision_id, f.content_hash)]
-            for key in [work.key + draft]
-        ]
-        first = first_for(session, user, "case")
-    # Calibration items first for a rater in calibration, then by case id.
-    everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
-    searched = [row for row, hay in everything if all(w in hay for w in words)
+        listing = _listing(session, user)
+    searched = [row for row, hay in listing.rows if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
-    all_rows = [row for row, _ in everything]
+    counts = dict(listing.counts)
+    if conflicted is not None:
+        counts[OPEN_CONFLICT] = sum(1 for r, _ in listing.rows if r.case_id in conflicted)
     return CaseList(
         rows=[row for row in searched if _matches(row, show, conflicted)],
-        modalities=sorted({m for r in all_rows for m in r.modalities}),
-        total=len(all_rows),
-        submitted=sum(1 for r in all_rows if r.state == AnnotationState.SUBMITTED.value),
-        counts={key: sum(1 for r in all_rows if _matches(r, key, conflicted)) for key in FILTERS
-                if key != OPEN_CONFLICT or conflicted is not None},
+        modalities=listing.modalities, total=len(listing.rows), submitted=listing.submitted,
+        counts=counts)
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """An annotator's whole list, sorted, with what :func:`case_list` counts over it, and
+    the mark (:func:`_mark`) of the rows it was built from."""
+
+    mark: tuple[Any, ...]
+    rows: list[tuple[CaseRow, str]]  # each row and its search text
+    counts: dict[str, int]  # every filter but the open-conflict one
+    modalities: list[str]
+    submitted: int
+
+
+# The last listing built for each annotator (by user id): a refresh whose rows did not change
+# since (same mark) filters and searches it instead of building it again.
+_LISTINGS: dict[uuid.UUID, _Listing] = {}
+_LISTINGS_KEPT = 64
+
+
+def _mark(session: Session, user_id: uuid.UUID) -> tuple[Any, ...]:
+    """What changes whenever a row of the annotator's list could show something else, read
+    with one aggregate through the rater's index instead of the rows themselves.
+
+    Every ORM write of a work row or a case bumps its ``version`` (optimistic locking) and a
+    row's edit its ``updated_at``; an assignment adds a row (count, latest ``created_at``),
+    a withdrawal takes one away; a draft never changes in place (a new draft is a new
+    revision, which the work row is moved to). Repeats count once they are due, so one that
+    falls due changes the mark too."""
+    now = utcnow()
+    due = sql_case((and_(Annotation.repeat_of.is_not(None), Annotation.due_at <= now), 1),
+                   else_=0)
+    query = (
+        select(func.count(), func.sum(Annotation.version), func.max(Annotation.updated_at),
+               func.max(Annotation.created_at), func.sum(Case.version), func.sum(due))
+        .select_from(Annotation)
+        .join(Case, Annotation.case_pk == Case.id)
+        .where(Annotation.annotator_id == user_id, Annotation.withdrawn_at.is_(None))
+        .execution_options(**WITH_REPEATS)
     )
+    return tuple(session.execute(query).one())
+
+
+def _listing(session: Session, user: Any) -> _Listing:
+    """The annotator's whole list: the one kept when its mark (and calibration) is unchanged,
+    else built again (reading only the labels and drafts changed since, :func:`_summaries`)."""
+    first = first_for(session, user, "case")
+    mark = (*_mark(session, user.id), frozenset(first))
+    with _DRAFTS_LOCK:
+        kept = _LISTINGS.get(user.id)
+    if kept is not None and kept.mark == mark:
+        return kept
+    found = session.execute(_assigned_columns(user.id)).all()
+    works = _served_columns(session, [_Work(*f[:6]) for f in found])
+    drafts = _drafts(session, [(f.revision_id, f.content_hash) for f in found])
+    summaries = _summaries(session, [(w, (f.revision_id, f.content_hash))
+                                     for w, f in zip(works, found, strict=True)], drafts)
+    everything = [
+        _listed(work, f.case_id, f.case_state, f.problems, drafts[draft], summaries[key])
+        for work, f in zip(works, found, strict=True)
+        for draft in [(f.revision_id, f.content_hash)]
+        for key in [work.key + draft]
+    ]
+    # Calibration items first for a rater in calibration, then by case id.
+    everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
+    rows = [row for row, _ in everything]
+    listing = _Listing(
+        mark=mark, rows=everything,
+        counts={key: sum(1 for r in rows if _matches(r, key)) for key in FILTERS
+                if key != OPEN_CONFLICT},
+        modalities=sorted({m for r in rows for m in r.modalities}),
+        submitted=sum(1 for r in rows if r.state == AnnotationState.SUBMITTED.value))
+    with _DRAFTS_LOCK:
+        _LISTINGS.pop(user.id, None)
+        _LISTINGS[user.id] = listing
+        while len(_LISTINGS) > _LISTINGS_KEPT:
+            _LISTINGS.pop(next(iter(_LISTINGS)))
+    return listing
 
 
 def has_cases(project: Project, annotator: str) -> bool:

@@ -62,6 +62,9 @@ class ReleaseInput:
     renders_dir: Path | None = None  # where DICOM renders are cached (a project folder's)
     history_head: str = ""  # the project history's hash chain head (store/chain.py)
     verdicts_dir: Path | None = None  # where the gate's burned-in text verdicts are cached
+    # The released images the pixel check holds back (unchecked, or flagged and unreviewed),
+    # described: read in the same transaction as the cases, so export refuses exactly these.
+    unresolved_images: list[str] = field(default_factory=list)
 
 
 def pseudonym(seed: str, name: str) -> str:

@@ -23,7 +23,6 @@ from annotator.export.settings import (
 )
 from annotator.export.writer import ExportOptions, ExportResult, write_release
 from annotator.services.agreement import release_agreement_part
-from annotator.services.pixel_status import unresolved
 from annotator.services.release import collect_release
 from annotator.services.users import require
 from annotator.store.history import record
@@ -90,12 +89,10 @@ def _warnings(data: ReleaseInput, settings: CardSettings) -> list[str]:
 def preflight(project: Project) -> Preflight:
     """The pre-flight list (no files are read or written)."""
     data = collect_release(project)
-    with project.read() as session:
-        pending = unresolved(session, [c.case_id for c in data.cases])
     return Preflight(
         released=[c.case_id for c in data.cases], held_back=data.held_back,
         excluded=data.excluded, images=sum(len(c.images) for c in data.cases),
-        warnings=_warnings(data, card_settings(project)) + [p.describe() for p in pending],
+        warnings=_warnings(data, card_settings(project)) + data.unresolved_images,
     )
 
 
@@ -151,13 +148,12 @@ def export_release(
     data = collect_release(project, include_comments=include_comments, only=cases)
     if not data.cases:
         raise ExportError("no case is green-lit: there is nothing to release")
-    with project.read() as session:
-        pending = unresolved(session, [c.case_id for c in data.cases])
+    pending = data.unresolved_images  # read with the cases, in the same transaction
     if pending:
         raise ExportError(
             f"{len(pending)} image(s) of the release may show burned-in text and nobody"
             " reviewed them (annotator redact --list); nothing was written:\n"
-            + "\n".join(f"  {p.describe()}" for p in pending))
+            + "\n".join(f"  {p}" for p in pending))
     state.check()
     agreement = release_agreement_part(project, [c.case_id for c in data.cases])
     state.check()

@@ -54,6 +54,7 @@ def collect_release(
     reviewers: set[str] = set()
     adjudicators: set[str] = set()
     annotated: set[str] = set()
+    unresolved: list[str] = []  # the released images the pixel check still holds back
     with project.read() as session:
         names = {str(u.id): u.name for u in session.scalars(select(User))}
         rows = sorted(_cases(session, only), key=lambda c: c.case_id)
@@ -83,7 +84,8 @@ def collect_release(
                                          + "; ".join(review.blockers)))
                 else:
                     ready.append((case, review))
-            for record in _released(session, ready, bulk, names, seed, include_comments):
+            for record in _released(session, ready, bulk, names, seed, include_comments,
+                                    unresolved):
                 if not ship_history:
                     record.release = {k: v for k, v in record.release.items()
                                       if k != ORIGINAL_HISTORY_KEY}
@@ -97,6 +99,8 @@ def collect_release(
         history_head = head(session)[1]
 
     def load(sha: str) -> bytes:
+        if project.images.folder is not None:  # a file each: no transaction to open
+            return project.images.get(None, sha)
         with project.read() as session:
             return project.images.get(session, sha)
 
@@ -109,6 +113,7 @@ def collect_release(
         renders_dir=project.folder / "cache" / "renders" if project.folder else None,
         history_head=history_head,
         verdicts_dir=project.folder / "cache" / "text-verdicts" if project.folder else None,
+        unresolved_images=unresolved,
     )
 
 
@@ -143,18 +148,19 @@ def _discard_code(decided: dict[str, Decided]) -> str:
 
 def _released(
     session: Session, ready: list[tuple[Case, CaseReview]], bulk: QueueRows,
-    names: dict[str, str], seed: str, comments: bool,
+    names: dict[str, str], seed: str, comments: bool, unresolved: list[str],
 ) -> list[ReleasedCase]:
-    """The release records of cases ready to ship, their rows read once for all of them."""
+    """The release records of cases ready to ship, their rows read once for all of them;
+    their images the pixel check holds back are added to ``unresolved`` (described)."""
     if not ready:
         return []
     revision_ids = [case.current_revision_id for case, _review in ready]
     revisions = {r.id: r for r in session.execute(
         select(CaseRevision.id, CaseRevision.number, CaseRevision.content_hash,
                CaseRevision.original_values).where(CaseRevision.id.in_(revision_ids)))}
-    reviewed = {(s.case_id, s.draft_path)
-                for s in image_statuses(session, [case.case_id for case, _review in ready])
-                if s.status in ("redacted", "no_phi")}
+    statuses = image_statuses(session, [case.case_id for case, _review in ready])
+    unresolved += [s.describe() for s in statuses if s.unresolved]
+    reviewed = {(s.case_id, s.draft_path) for s in statuses if s.status in ("redacted", "no_phi")}
     images: dict[Any, list[CaseImage]] = {}
     for image in session.scalars(select(CaseImage).where(CaseImage.revision_id.in_(
             revision_ids))):

@@ -113,14 +113,17 @@ class ImageStore:
         if pending is not None:
             pending.append(target)
 
-    def get(self, session: Session, sha: str) -> bytes:
-        """The bytes of an image; raises NotFound when the store lost them."""
+    def get(self, session: Session | None, sha: str) -> bytes:
+        """The bytes of an image; raises NotFound when the store lost them. A folder store
+        reads a file and needs no ``session``; a database store does."""
         if self.folder is not None:
             path = self._file(sha)
             try:
                 return path.read_bytes()
             except FileNotFoundError:
                 raise NotFound(f"image {sha[:12]} is missing from {self.folder}") from None
+        if session is None:
+            raise ValueError("a database image store reads through a session")
         blob = session.get(ImageBlob, sha)
         if blob is None or blob.data is None:
             raise NotFound(f"image {sha[:12]} is missing from the project database")

@@ -299,14 +299,17 @@ def test_case_list_rows_equal_the_loaded_rows_after_edits(  # type: ignore[no-un
 
 
 def _built_afresh(project, name: str) -> workspace.CaseList:  # type: ignore[no-untyped-def]
-    """``case_list`` with every kept listing, label summary and draft forgotten (and put
-    back afterwards, so the next call still starts from what the list kept)."""
+    """``case_list`` with every kept listing (in memory and on disk), label summary and draft
+    forgotten (and put back afterwards, so the next call still starts from what was kept)."""
     kept = [dict(c) for c in (workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS)]
     for cache in (workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS):
         cache.clear()
+    on_disk = workspace._kept_file
+    workspace._kept_file = lambda _project, _user: None  # type: ignore[assignment]
     try:
         return workspace.case_list(project, name)
     finally:
+        workspace._kept_file = on_disk  # type: ignore[assignment]
         for cache, saved in zip((workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS),
                                 kept, strict=True):
             cache.clear()
@@ -365,3 +368,32 @@ def test_the_kept_listing_follows_a_repeat_falling_due(  # type: ignore[no-untyp
     listing = workspace.case_list(imported, "a1")
     assert {r.case_id: r.state for r in listing.rows}["T1"] == "assigned"
     assert listing == _built_afresh(imported, "a1")
+
+
+def test_a_new_process_reads_the_listing_kept_on_disk(  # type: ignore[no-untyped-def]
+    imported, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if imported.folder is None:
+        pytest.skip("a team store has no project folder to keep it in")
+    built = workspace.case_list(imported, "a1")
+    kept = list((imported.folder / "cache" / "case-lists").glob("*.json"))
+    assert len(kept) == 1
+
+    def forget() -> None:  # what a new process starts with
+        for cache in (workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS):
+            cache.clear()
+
+    forget()
+    with monkeypatch.context() as m:  # nothing changed: no row is read
+        m.setattr(workspace, "_assigned_columns", lambda _user: pytest.fail("rows read"))
+        assert workspace.case_list(imported, "a1") == built
+    # A write since: the file's mark is stale, the rows are read again (and kept again).
+    annotating.set_label(imported, "a1", "T2", "importance", "Figure 1", "optional")
+    forget()
+    changed = workspace.case_list(imported, "a1")
+    assert changed != built and changed == _built_afresh(imported, "a1")
+    # A damaged or foreign file is ignored.
+    for text in ("{not json", '{"format": 1, "mark": "x", "rows": []}', "[]"):
+        kept[0].write_text(text)
+        forget()
+        assert workspace.case_list(imported, "a1") == changed

@@ -8,11 +8,13 @@ a folder project and a PostgreSQL team store look the same to the GUI.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import Select, and_, func, select
@@ -336,7 +338,7 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     words = search.lower().split()
     with project.read() as session:
         user = get_user(session, annotator)
-        listing = _listing(session, user)
+        listing = _listing(session, user, _kept_file(project, user.id))
     searched = [row for row, hay in listing.rows if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
     counts = dict(listing.counts)
@@ -389,14 +391,18 @@ def _mark(session: Session, user_id: uuid.UUID) -> tuple[Any, ...]:
     return tuple(session.execute(query).one())
 
 
-def _listing(session: Session, user: Any) -> _Listing:
+def _listing(session: Session, user: Any, file: Path | None = None) -> _Listing:
     """The annotator's whole list: the one kept when its mark (and calibration) is unchanged,
-    else built again (reading only the labels and drafts changed since, :func:`_summaries`)."""
+    in memory or (a new process) in ``file``, else built again (reading only the labels and
+    drafts changed since, :func:`_summaries`) and kept in both."""
     first = first_for(session, user, "case")
-    mark = (*_mark(session, user.id), frozenset(first))
+    mark = (*_mark(session, user.id), tuple(sorted(first)))
     with _DRAFTS_LOCK:
         kept = _LISTINGS.get(user.id)
+    if kept is None or kept.mark != mark:
+        kept = _read_kept(file, mark)
     if kept is not None and kept.mark == mark:
+        _keep(user.id, kept)
         return kept
     found = session.execute(_assigned_columns(user.id)).all()
     works = _served_columns(session, [_Work(*f[:6]) for f in found])
@@ -411,19 +417,78 @@ def _listing(session: Session, user: Any) -> _Listing:
     ]
     # Calibration items first for a rater in calibration, then by case id.
     everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
+    listing = _listing_of(mark, everything)
+    _keep(user.id, listing)
+    _write_kept(file, listing)
+    return listing
+
+
+def _listing_of(mark: tuple[Any, ...], everything: list[tuple[CaseRow, str]]) -> _Listing:
     rows = [row for row, _ in everything]
-    listing = _Listing(
+    return _Listing(
         mark=mark, rows=everything,
         counts={key: sum(1 for r in rows if _matches(r, key)) for key in FILTERS
                 if key != OPEN_CONFLICT},
         modalities=sorted({m for r in rows for m in r.modalities}),
         submitted=sum(1 for r in rows if r.state == AnnotationState.SUBMITTED.value))
+
+
+def _keep(user_id: uuid.UUID, listing: _Listing) -> None:
     with _DRAFTS_LOCK:
-        _LISTINGS.pop(user.id, None)
-        _LISTINGS[user.id] = listing
+        _LISTINGS.pop(user_id, None)
+        _LISTINGS[user_id] = listing
         while len(_LISTINGS) > _LISTINGS_KEPT:
             _LISTINGS.pop(next(iter(_LISTINGS)))
-    return listing
+
+
+# -- the listing kept on disk ------------------------------------------------------------------
+# A folder project keeps each annotator's last listing in its cache folder, so the first list
+# of a new process (the app starting) reads one small file instead of every row's labels and
+# draft when nothing changed since: the same mark decides. Any unreadable, foreign or older
+# file is ignored and written again.
+_KEPT_FORMAT = 1
+
+
+def _kept_file(project: Project, user_id: uuid.UUID) -> Path | None:
+    if project.folder is None:
+        return None
+    return project.folder / "cache" / "case-lists" / f"{user_id.hex}.json"
+
+
+def _mark_text(mark: tuple[Any, ...]) -> str:
+    return json.dumps(mark, default=str)
+
+
+def _read_kept(file: Path | None, mark: tuple[Any, ...]) -> _Listing | None:
+    if file is None:
+        return None
+    try:
+        data = json.loads(file.read_bytes())
+        if data["format"] != _KEPT_FORMAT or data["mark"] != _mark_text(mark):
+            return None
+        everything = [
+            (CaseRow(**{**row, "modalities": tuple(row["modalities"]), "updated_at":
+                        datetime.fromisoformat(row["updated_at"]) if row["updated_at"] else None}),
+             hay)
+            for row, hay in data["rows"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return _listing_of(mark, everything)
+
+
+def _write_kept(file: Path | None, listing: _Listing) -> None:
+    if file is None:
+        return
+    rows = [({**asdict(row), "updated_at": row.updated_at.isoformat() if row.updated_at
+              else None}, hay) for row, hay in listing.rows]
+    text = json.dumps({"format": _KEPT_FORMAT, "mark": _mark_text(listing.mark), "rows": rows})
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        part = file.with_name(f"{file.name}.{uuid.uuid4().hex}.part")
+        part.write_text(text, encoding="utf-8")
+        part.replace(file)  # whole or not at all, whoever writes last
+    except OSError:
+        pass  # a cache: a read-only folder only costs the next start its time
 
 
 def has_cases(project: Project, annotator: str) -> bool:

@@ -279,7 +279,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_day = []
     times: dict[str, dict[int, int]] = defaultdict(dict)  # annotator -> seconds -> cases
-    for key, n in sorted(kept.items()):
+    for key, n in kept.items():
         if not n:
             continue
         head, _, rest = key.partition(":")
@@ -311,6 +311,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
         for case_id, name, state, at in session.execute(
             idle.order_by(Annotation.updated_at, Case.case_id).limit(STUCK_SHOWN))
     ]
+    per_day.sort()
     return _Own(
         counts={k: dict(v) for k, v in per_rater.items()},
         medians={k: _median(v) for k, v in times.items() if v},

@@ -57,7 +57,9 @@ def roundtrip_status(project: Project) -> list[RoundTripRow]:
         ]
         # Cases assigned per annotator from the project counters (store.counts); the case
         # ids are read only for someone with bundles or packages, to match them against.
-        kept = counts.read(session.connection(), prefix="rater:")
+        assigned_to: dict[str, int] = defaultdict(int)  # rater (hex id) -> cases assigned
+        for key, n in counts.read(session.connection(), prefix="rater:").items():
+            assigned_to[key.split(":", 2)[1]] += n
         # Every bundle and package in one read each, not two queries per annotator.
         bundles_of: dict[Any, list[SyncBundle]] = defaultdict(list)
         for bundle in session.scalars(select(SyncBundle)):
@@ -79,9 +81,8 @@ def roundtrip_status(project: Project) -> list[RoundTripRow]:
                 )
                 how_many = len(assigned)
             else:
-                mine = f"rater:{counts.hexid(user.id)}:"
                 assigned = set()
-                how_many = sum(n for k, n in kept.items() if k.startswith(mine))
+                how_many = assigned_to.get(counts.hexid(user.id), 0)
             bundled = {c for b in bundles for c in b.case_ids}
             returned = {c for p in packages for c in (p.outcome or {}).get("added", [])}
             rows.append(

@@ -126,6 +126,37 @@ def test_active_time_counters_follow_submission_reopening_and_changed_labels(
             for r in desk_snapshot(imported, "cu").annotators}[a] == 300
 
 
+def test_active_medians_are_the_medians_of_the_counted_times(project: Project) -> None:
+    # The desk's medians come from the counters, about a hundred rows per annotator, not
+    # from the submitted labels: equal to statistics.median of the times the counters stand
+    # for, for odd and even counts, a middle pair across two rows, one row, zero counts.
+    import random
+    import statistics
+    import uuid
+
+    rng = random.Random(27)
+    times: dict[str, list[int]] = {
+        uuid.uuid4().hex: [counts.ACTIVE_STEP * rng.randrange(0, 400)
+                           for _ in range(rng.randrange(1, 60))]
+        for _ in range(12)}
+    times[uuid.uuid4().hex] = [60, 60, 120, 120]  # the middle pair across two rows
+    times[uuid.uuid4().hex] = [300]
+    deltas: dict[str, int] = {}
+    for rater, values in times.items():
+        for value in values:
+            key = counts.active_key(rater, value)
+            deltas[key] = deltas.get(key, 0) + 1
+    idle = counts.active_key(uuid.uuid4().hex, 90)
+    deltas[idle] = 1
+    with project.tx() as session:
+        counts.apply(session.connection(), deltas)
+    with project.tx() as session:
+        counts.apply(session.connection(), {idle: -1})  # a row left at zero counts nothing
+    with project.read() as session:
+        found = counts.active_medians(session.connection())
+    assert found == {rater: statistics.median(values) for rater, values in times.items()}
+
+
 def test_a_savepoint_rolled_back_takes_its_counts_with_it(project: Project) -> None:
     # As an import batch does for a refused case: its savepoint rolls back, its counts too.
     with project.tx() as session:

@@ -272,13 +272,12 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     active = Annotation.withdrawn_at.is_(None)
     # Assignments per annotator and state, per kind, and submissions per day: the counters
     # the writes keep (store.counts), a few rows per annotator and per day, none per case.
-    kept = counts.read(session.connection(), skip=("cases:", "images:"))
+    kept = counts.read(session.connection(), skip=("cases:", "images:", "active:"))
     users = list(session.scalars(select(User)))
     names = {counts.hexid(u.id): u.name for u in users}
     per_rater: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_day = []
-    times: dict[str, dict[int, int]] = defaultdict(dict)  # annotator -> seconds -> cases
     for key, n in kept.items():
         if not n:
             continue
@@ -292,10 +291,6 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
             work[kind][state] += n
         elif head == "day":
             per_day.append((rest, n))
-        elif head == "active":
-            rater, _, seconds = rest.partition(":")
-            if rater in names:
-                times[names[rater]][int(seconds)] = n
     annotators = sorted(set(per_rater) | {u.name for u in users if takes_work(u)})
     idle = (
         select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
@@ -314,7 +309,8 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     per_day.sort()
     return _Own(
         counts={k: dict(v) for k, v in per_rater.items()},
-        medians={k: _median(v) for k, v in times.items() if v},
+        medians={names[rater]: median for rater, median in
+                 counts.active_medians(session.connection()).items() if rater in names},
         annotators=annotators,
         stuck_total=int(total),
         stuck=stuck,
@@ -324,23 +320,6 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
               for kind in ("case", "sme", "judge")},
         per_day=per_day,
     )
-
-
-def _median(histogram: dict[int, int]) -> float:
-    """The median of values given as value -> how many times (``statistics.median`` of the
-    values repeated, without repeating them)."""
-    values = sorted(histogram)
-    total = sum(histogram.values())
-    wanted = ((total - 1) // 2, total // 2)  # the middle position(s), counted from 0
-    found: list[int] = []
-    seen = 0
-    for value in values:
-        seen += histogram[value]
-        while len(found) < 2 and wanted[len(found)] < seen:
-            found.append(value)
-        if len(found) == 2:
-            break
-    return (found[0] + found[1]) / 2
 
 
 def _annotator_rows(project: Project, own: _Own, notes: list[str]) -> list[AnnotatorRow]:

@@ -12,7 +12,7 @@ import json
 import re
 import threading
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
@@ -35,6 +35,7 @@ from annotator.domain.suggestions import accept_edits as suggestion_accept_edits
 from annotator.domain.suggestions import figures
 from annotator.errors import NotFound, ValidationError
 from annotator.services.users import get_user, list_users
+from annotator.store.bulk import chunks
 from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
@@ -181,12 +182,12 @@ def _served_columns(session: Session, firsts: list[_Work]) -> list[_Work]:
     latest: dict[uuid.UUID, tuple[int, _Work]] = {}
     ids = [w.id for w in firsts if w.repeat_of is None]
     now = utcnow()
-    for start in range(0, len(ids), _IN_CHUNK):
+    for chunk in chunks(ids):
         repeats = (
             select(RatedWork.id, RatedWork.version, RatedWork.updated_at, RatedWork.state,
                    RatedWork.needs_recheck, RatedWork.repeat_of, RatedWork.repeat_no,
                    RatedWork.kind)
-            .where(RatedWork.repeat_of.in_(ids[start:start + _IN_CHUNK]),
+            .where(RatedWork.repeat_of.in_(chunk),
                    RatedWork.withdrawn_at.is_(None), RatedWork.due_at <= now)
             .execution_options(**WITH_REPEATS)
         )
@@ -226,20 +227,19 @@ _SUMMARIES_KEPT = 50_000
 
 def _summaries(session: Session, rows: list[tuple[_Work, tuple[uuid.UUID, str]]],
                drafts: dict[tuple[uuid.UUID, str], _Draft]) -> dict[tuple[Any, ...], _Summary]:
-    with _DRAFTS_LOCK:
+    with _KEPT_LOCK:
         found = {w.key + d: _SUMMARIES[w.key + d] for w, d in rows if w.key + d in _SUMMARIES}
     missing = {w.id: (w, d) for w, d in rows if w.key + d not in found}
-    ids = list(missing)
-    for start in range(0, len(ids), _IN_CHUNK):
+    for chunk in chunks(missing):
         # In the same read transaction as the columns: the labels of the versions listed.
         for work_id, labels in session.execute(
             select(RatedWork.id, RatedWork.values)
-            .where(RatedWork.id.in_(ids[start:start + _IN_CHUNK]))
+            .where(RatedWork.id.in_(chunk))
             .execution_options(**WITH_REPEATS)
         ):
             work, draft = missing[work_id]
             found[work.key + draft] = _summary(labels or {}, drafts[draft].figures)
-    with _DRAFTS_LOCK:
+    with _KEPT_LOCK:
         _SUMMARIES.update(found)
         while len(_SUMMARIES) > _SUMMARIES_KEPT:
             _SUMMARIES.pop(next(iter(_SUMMARIES)))
@@ -280,8 +280,7 @@ class _Draft:
 # kept by (revision id, content hash): a refresh reads no draft it has read before.
 _DRAFTS: dict[tuple[uuid.UUID, str], _Draft] = {}
 _DRAFTS_KEPT = 50_000
-_DRAFTS_LOCK = threading.Lock()  # the GUI reads the list on worker threads
-_IN_CHUNK = 500  # ids per IN list
+_KEPT_LOCK = threading.Lock()  # drafts, summaries, listings: the GUI reads on worker threads
 
 
 _DRAFT_FIELDS = ("case_id", "case_title", "section", "area_of_interest", "final_diagnosis",
@@ -300,21 +299,21 @@ def _draft_of(content: dict[str, Any]) -> _Draft:
 def _drafts(session: Session, revisions: list[tuple[uuid.UUID, str]]
             ) -> dict[tuple[uuid.UUID, str], _Draft]:
     """The drafts of ``revisions`` (id, content hash), reading only those not kept yet."""
-    with _DRAFTS_LOCK:
+    with _KEPT_LOCK:
         found = {key: _DRAFTS[key] for key in revisions if key in _DRAFTS}
     missing = list({rid for rid, content_hash in revisions if (rid, content_hash) not in found})
     # Only the draft's fields the list shows and searches, extracted by the database: a
     # third of the draft's JSON to decode (not its history, rubrics, steps or image list).
     fields = [CaseRevision.content[key].as_string() for key in _DRAFT_FIELDS[:-1]]
     fields.append(CaseRevision.content[_DRAFT_FIELDS[-1]])  # the exams: JSON
-    for start in range(0, len(missing), _IN_CHUNK):
+    for chunk in chunks(missing):
         for rid, content_hash, *values in session.execute(
             select(CaseRevision.id, CaseRevision.content_hash, *fields)
-            .where(CaseRevision.id.in_(missing[start:start + _IN_CHUNK]))
+            .where(CaseRevision.id.in_(chunk))
         ):
             content = {k: v for k, v in zip(_DRAFT_FIELDS, values, strict=True) if v is not None}
             found[(rid, content_hash)] = _draft_of(content)
-    with _DRAFTS_LOCK:
+    with _KEPT_LOCK:
         _DRAFTS.update(found)
         while len(_DRAFTS) > _DRAFTS_KEPT:
             _DRAFTS.pop(next(iter(_DRAFTS)))
@@ -338,7 +337,10 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     words = search.lower().split()
     with project.read() as session:
         user = get_user(session, annotator)
-        listing = _listing(session, user, _kept_file(project, user.id))
+        file = _kept_file(project, user.id)
+        listing, built = _listing(session, user, file)
+    if built:
+        _write_kept(file, listing)  # for the next start: outside the read transaction
     searched = [row for row, hay in listing.rows if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
     counts = dict(listing.counts)
@@ -391,19 +393,21 @@ def _mark(session: Session, user_id: uuid.UUID) -> tuple[Any, ...]:
     return tuple(session.execute(query).one())
 
 
-def _listing(session: Session, user: Any, file: Path | None = None) -> _Listing:
+def _listing(session: Session, user: Any, file: Path | None = None
+             ) -> tuple[_Listing, bool]:
     """The annotator's whole list: the one kept when its mark (and calibration) is unchanged,
-    in memory or (a new process) in ``file``, else built again (reading only the labels and
-    drafts changed since, :func:`_summaries`) and kept in both."""
+    in memory or, the first time in this process, in ``file``; else built again (reading
+    only the labels and drafts changed since, :func:`_summaries`). True: it was built."""
     first = first_for(session, user, "case")
     mark = (*_mark(session, user.id), tuple(sorted(first)))
-    with _DRAFTS_LOCK:
+    with _KEPT_LOCK:
         kept = _LISTINGS.get(user.id)
-    if kept is None or kept.mark != mark:
+    if kept is None:  # a listing kept in memory is newer than the file written with it
         kept = _read_kept(file, mark)
+        if kept is not None:
+            _keep(user.id, kept)
     if kept is not None and kept.mark == mark:
-        _keep(user.id, kept)
-        return kept
+        return kept, False
     found = session.execute(_assigned_columns(user.id)).all()
     works = _served_columns(session, [_Work(*f[:6]) for f in found])
     drafts = _drafts(session, [(f.revision_id, f.content_hash) for f in found])
@@ -419,8 +423,7 @@ def _listing(session: Session, user: Any, file: Path | None = None) -> _Listing:
     everything.sort(key=lambda pair: (pair[0].case_id not in first, natural_key(pair[0].case_id)))
     listing = _listing_of(mark, everything)
     _keep(user.id, listing)
-    _write_kept(file, listing)
-    return listing
+    return listing, True
 
 
 def _listing_of(mark: tuple[Any, ...], everything: list[tuple[CaseRow, str]]) -> _Listing:
@@ -434,7 +437,7 @@ def _listing_of(mark: tuple[Any, ...], everything: list[tuple[CaseRow, str]]) ->
 
 
 def _keep(user_id: uuid.UUID, listing: _Listing) -> None:
-    with _DRAFTS_LOCK:
+    with _KEPT_LOCK:
         _LISTINGS.pop(user_id, None)
         _LISTINGS[user_id] = listing
         while len(_LISTINGS) > _LISTINGS_KEPT:
@@ -447,6 +450,20 @@ def _keep(user_id: uuid.UUID, listing: _Listing) -> None:
 # draft when nothing changed since: the same mark decides. Any unreadable, foreign or older
 # file is ignored and written again.
 _KEPT_FORMAT = 1
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(CaseRow))  # a row is kept as its values, in order
+
+
+def _json_value(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else str(value)
+
+
+def _row_from(values: list[Any]) -> CaseRow:
+    row = dict(zip(_ROW_FIELDS, values, strict=True))
+    updated = row["updated_at"]
+    return CaseRow(**{**row, "modalities": tuple(row["modalities"]),
+                      "updated_at": datetime.fromisoformat(updated) if updated else None})
 
 
 def _kept_file(project: Project, user_id: uuid.UUID) -> Path | None:
@@ -464,13 +481,10 @@ def _read_kept(file: Path | None, mark: tuple[Any, ...]) -> _Listing | None:
         return None
     try:
         data = json.loads(file.read_bytes())
-        if data["format"] != _KEPT_FORMAT or data["mark"] != _mark_text(mark):
+        if (data["format"] != _KEPT_FORMAT or data["fields"] != list(_ROW_FIELDS)
+                or data["mark"] != _mark_text(mark)):
             return None
-        everything = [
-            (CaseRow(**{**row, "modalities": tuple(row["modalities"]), "updated_at":
-                        datetime.fromisoformat(row["updated_at"]) if row["updated_at"] else None}),
-             hay)
-            for row, hay in data["rows"]]
+        everything = [(_row_from(values), hay) for values, hay in data["rows"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return _listing_of(mark, everything)
@@ -479,9 +493,9 @@ def _read_kept(file: Path | None, mark: tuple[Any, ...]) -> _Listing | None:
 def _write_kept(file: Path | None, listing: _Listing) -> None:
     if file is None:
         return
-    rows = [({**asdict(row), "updated_at": row.updated_at.isoformat() if row.updated_at
-              else None}, hay) for row, hay in listing.rows]
-    text = json.dumps({"format": _KEPT_FORMAT, "mark": _mark_text(listing.mark), "rows": rows})
+    rows = [([getattr(row, name) for name in _ROW_FIELDS], hay) for row, hay in listing.rows]
+    text = json.dumps({"format": _KEPT_FORMAT, "fields": _ROW_FIELDS,
+                       "mark": _mark_text(listing.mark), "rows": rows}, default=_json_value)
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         part = file.with_name(f"{file.name}.{uuid.uuid4().hex}.part")

@@ -450,6 +450,7 @@ def _keep(user_id: uuid.UUID, listing: _Listing) -> None:
 # draft when nothing changed since: the same mark decides. Any unreadable, foreign or older
 # file is ignored and written again.
 _KEPT_FORMAT = 1
+_KEPT_MAX_BYTES = 64 * 1024 * 1024  # 1,000 rows take about 0.3 MB
 
 
 _ROW_FIELDS = tuple(f.name for f in fields(CaseRow))  # a row is kept as its values, in order
@@ -480,6 +481,8 @@ def _read_kept(file: Path | None, mark: tuple[Any, ...]) -> _Listing | None:
     if file is None:
         return None
     try:
+        if file.stat().st_size > _KEPT_MAX_BYTES:  # not one this app wrote: built again
+            return None
         data = json.loads(file.read_bytes())
         if (data["format"] != _KEPT_FORMAT or data["fields"] != list(_ROW_FIELDS)
                 or data["mark"] != _mark_text(mark)):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QMimeData, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from annotator.gui.workspace.board import MIME
@@ -18,17 +18,20 @@ def key(qtbot, page, text: str, modifier=Qt.KeyboardModifier.NoModifier) -> None
     qtbot.keyClick(page.viewer, text, modifier)
 
 
-def drop(zone, figure: str) -> None:  # type: ignore[no-untyped-def]
-    """Deliver a drag entering ``zone`` and a drop of ``figure`` on it, as a real drag would
-    (offscreen Qt cannot run a real drag; Qt delivers a drop only after an accepted enter)."""
+def drop(board, key: str, figure: str) -> bool:  # type: ignore[no-untyped-def]
+    """Drag ``figure`` into the zone ``key`` of the board and drop it at the zone's centre,
+    as a real drag would deliver it (offscreen Qt cannot run a real drag): True if accepted."""
     data = QMimeData()
     data.setData(MIME, figure.encode("utf-8"))
     buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    enter = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.MoveAction, data, buttons, mods)
-    assert QApplication.sendEvent(zone, enter) and enter.isAccepted()
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.MoveAction, data, buttons, mods)
-    QApplication.sendEvent(zone, event)
-    assert event.isAccepted()
+    at = board.zones[key].rect.center()
+    enter = QDragEnterEvent(at, Qt.DropAction.MoveAction, data, buttons, mods)
+    assert QApplication.sendEvent(board.canvas, enter) and enter.isAccepted()
+    move = QDragMoveEvent(at, Qt.DropAction.MoveAction, data, buttons, mods)
+    QApplication.sendEvent(board.canvas, move)
+    event = QDropEvent(QPointF(at), Qt.DropAction.MoveAction, data, buttons, mods)
+    QApplication.sendEvent(board.canvas, event)
+    return event.isAccepted()
 
 
 def test_label_exams_by_keyboard(qtbot, page, stored) -> None:  # type: ignore[no-untyped-def]
@@ -93,16 +96,16 @@ def test_tie_stage_by_keyboard(qtbot, page, stored) -> None:  # type: ignore[no-
 
 def test_tie_stage_by_drop(qtbot, page, stored) -> None:  # type: ignore[no-untyped-def]
     key(qtbot, page, "1")
-    drop(page.board.zones["stage 1"], "Figure 2")
+    assert drop(page.board, "stage 1", "Figure 2")
     labels = stored()
     assert labels["stage:Figure 2"] == {"value": 1, "how": "set"}
     assert labels["stage:Figure 1"] == {"value": 1, "how": "set"}
     # a drop on the gap before column 1 opens a new first stage
-    drop(page.board.zones["new 1"], "Figure 3")
+    assert drop(page.board, "new 1", "Figure 3")
     labels = stored()
     assert [labels[f"stage:Figure {i}"]["value"] for i in (1, 2, 3)] == [2, 2, 1]
     assert [len(c) for c in page.board_state().columns] == [1, 2]
-    drop(page.board.zones["unranked"], "Figure 1")
+    assert drop(page.board, "unranked", "Figure 1")
     assert stored()["stage:Figure 1"] == {"value": None, "how": "set"}
 
 
@@ -152,3 +155,46 @@ def test_the_board_is_not_rebuilt_under_a_running_drag(qtbot, page) -> None:  # 
     board._dragging(False)
     qtbot.waitUntil(lambda: "stage 1" in board.zones and not board.drag_active)
     assert page.board_state().columns == [["Figure 1"]]
+
+
+def test_the_board_draws_each_exam_once_in_its_zone(qtbot, page) -> None:  # type: ignore[no-untyped-def]
+    key(qtbot, page, "1")  # Figure 1 to stage 1; Figures 2 and 3 are not placed yet
+    board = page.board
+    chips = {c.figure: c for c in board.canvas.chips}
+    assert sorted(chips) == ["Figure 1", "Figure 2", "Figure 3"]
+    assert board.zones["stage 1"].rect.contains(chips["Figure 1"].rect)
+    assert chips["Figure 1"].current and chips["Figure 1"].placed
+    for figure in ("Figure 2", "Figure 3"):
+        assert board.zones["tray"].rect.contains(chips[figure].rect)
+        assert not chips[figure].placed and "(suggests" in chips[figure].text
+    # zones never overlap, and every chip's text fits inside its chip
+    rects = [z.rect for z in board.zones.values()]
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    metrics = board.canvas.fontMetrics()
+    assert all(metrics.horizontalAdvance(c.text) < c.rect.width() for c in chips.values())
+    assert "stage 1: Figure 1" in board.canvas.accessibleDescription()
+
+
+def test_clicking_a_chip_shows_its_exam(qtbot, page) -> None:  # type: ignore[no-untyped-def]
+    key(qtbot, page, "0")  # Figure 1 unranked: a chip on the board
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Right)
+    assert page.exam == "Figure 2"
+    chip = next(c for c in page.board.canvas.chips if c.figure == "Figure 1")
+    qtbot.mouseClick(page.board.canvas, Qt.MouseButton.LeftButton, pos=chip.rect.center())
+    assert page.exam == "Figure 1"
+
+
+def test_a_drop_on_the_tray_is_refused_and_hover_follows_the_drag(qtbot, page, stored) -> None:  # type: ignore[no-untyped-def]
+    key(qtbot, page, "1")
+    board = page.board
+    assert not drop(board, "tray", "Figure 2")
+    assert "stage:Figure 2" not in stored()
+    data = QMimeData()
+    data.setData(MIME, b"Figure 2")
+    at = board.zones["unranked"].rect.center()
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QApplication.sendEvent(board.canvas, QDragEnterEvent(at, Qt.DropAction.MoveAction, data,
+                                                         buttons, mods))
+    assert board.canvas.hover == "unranked"
+    QApplication.sendEvent(board.canvas, QDragLeaveEvent())
+    assert board.canvas.hover == ""

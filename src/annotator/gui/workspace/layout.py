@@ -49,20 +49,6 @@ QLabel#stateChip[state="submitted"] { background: $chip_submitted; }
 QLabel#savedNote { color: $success; }
 QLabel#errorNote { color: $on_danger; background: $danger_bg; border-radius: 4px;
     padding: 2px 6px; }
-QWidget#boardInner { background: $board; }
-QFrame#column, QFrame#unranked, QFrame#tray {
-    background: $column; border: 1px solid $column_border; border-radius: 6px; }
-QFrame#column[empty="true"] { background: transparent; border: 1px dashed $empty_border; }
-QFrame#unranked { background: $unranked; }
-QFrame#tray { background: $tray; border: 1px dashed $tray_border; }
-QFrame#gap { background: transparent; }
-QFrame[hover="true"] { background: $hover; border: 2px solid $hover_border; }
-QLabel#zoneTitle { color: $zone_title; font-weight: bold; }
-QLabel#chip { background: $chip; border: 1px solid $chip_border; border-radius: 4px;
-    padding: 1px 5px; }
-QLabel#chip[placed="false"] { background: transparent; border: 1px dashed $tray_border;
-    color: $tray_text; }
-QLabel#chip[current="true"] { border: 2px solid $hover_border; background: $chip_current; }
 QComboBox[fixed="true"] { background: $fixed; }
 QToolButton[value] { border: 1px solid $value_border; border-radius: 3px; padding: 2px 7px;
     background: $value; }
@@ -150,13 +136,18 @@ class ProblemNote(QLabel):
     def show_problems(self, found: list[dict[str, str]], had: list[dict[str, str]]) -> None:
         if found:
             items = "".join(f"<br>• {p['message']}" for p in found)
-            self.setText(f"<b>Draft problems to fix ({len(found)}):</b>{items}")
-            self.setProperty("fixed", False)
+            shown = (f"<b>Draft problems to fix ({len(found)}):</b>{items}", False, True)
         elif had:
-            self.setText("<b>✓ The draft's problems here are fixed</b> (your proposal until "
-                         "review).")
-            self.setProperty("fixed", True)
-        self.setVisible(bool(found or had))
+            shown = ("<b>✓ The draft's problems here are fixed</b> (your proposal until "
+                     "review).", True, True)
+        else:
+            shown = (self.text(), bool(self.property("fixed")), False)
+        if shown == (self.text(), bool(self.property("fixed")), not self.isHidden()):
+            return  # unchanged: a re-polish would lay out and repaint it for nothing
+        text, fixed, visible = shown
+        self.setText(text)
+        self.setProperty("fixed", fixed)
+        self.setVisible(visible)
         self.style().unpolish(self)
         self.style().polish(self)
 

@@ -75,6 +75,9 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
         _spin_until(app, lambda: all(c.thumbnail is not None or not c.images
                                      for c in page.strip_model.cards), ticks)
         switches["thumbs"].append(time.perf_counter() - ticks[0])
+        # A physician moves on seconds later: by then the next case has been read ahead
+        # (turns that count as GUI-thread blocks too).
+        _spin_until(app, getattr(page, "settled", lambda: True), ticks)
         switches["blocked"].append(max(b - a for a, b in zip(ticks, ticks[1:], strict=False)))
         # What an edit of this case triggers once the list timer fires (the row, or the
         # whole list in versions without row updates).

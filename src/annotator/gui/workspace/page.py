@@ -34,6 +34,7 @@ from annotator.gui.workspace.page_actions import register_actions
 from annotator.gui.workspace.session import CaseSession
 from annotator.gui.workspace.viewer import ImageViewer
 from annotator.services import draft_fixes, order_board, workspace, workspace_state
+from annotator.services.annotating import AnnotationView
 from annotator.services.order_board import Move
 from annotator.store.image_record import ImageRecord
 
@@ -59,6 +60,13 @@ class AnnotatePage(QWidget):
         self._finishing: str | None = None  # the case whose opening is not finished yet
         self._finish_parts: list[Callable[[], None]] = []  # what is left of that opening
         self._opening = False  # in open_case: the board is drawn in a later turn
+        # The next case in the list, read ahead once a case is on screen (its view and its
+        # images' records), so that moving on reads nothing on the GUI thread. Any opening
+        # drops it and bumps the token, so a read started before an opening is never used:
+        # edits are made to the open case only, and it is saved before the next read starts.
+        self._ahead: tuple[str, AnnotationView, dict[str, list[ImageRecord]]] | None = None
+        self._ahead_token = 0
+        self._reading_ahead = False
         self._build()
         self.activity = ActivityTracker(self, self.session)
         self._resume_timer = QTimer(self)
@@ -182,9 +190,15 @@ class AnnotatePage(QWidget):
         if previous is not None:
             self.viewer_states[self.exam] = self.viewer.state()
             self.activity.flush(previous)
-        if not self.session.open(case_id):
+        ahead, self._ahead = self._ahead, None
+        self._ahead_token += 1  # a read ahead still running is not used, nor waited for
+        self._reading_ahead = False
+        if ahead is None or ahead[0] != case_id:
+            ahead = None
+        if not self.session.open(case_id, ahead[1] if ahead else None):
             return
-        self.images = workspace.case_images(self.project, self.user, case_id)
+        self.images = (ahead[2] if ahead
+                       else workspace.case_images(self.project, self.user, case_id))
         self.viewer_states = {}
         self.exam = ""
         self.case_list.select(case_id)
@@ -209,8 +223,7 @@ class AnnotatePage(QWidget):
         # GUI thread is never blocked for long: the image (decoding meanwhile), strip and
         # labels come first. ``ready`` is False until the last part is done.
         self._finishing = case_id
-        self._finish_parts = [self._show_board_and_problems, self._show_text,
-                              self.steps.rebuild, self._refresh_drafts]
+        self._finish_parts = [self._show_board_and_problems, self._show_text, self._show_drafts]
         QTimer.singleShot(0, lambda: self._finish_open(case_id))
 
     def _finish_open(self, case_id: str) -> None:
@@ -224,6 +237,7 @@ class AnnotatePage(QWidget):
             QTimer.singleShot(0, lambda: self._finish_open(case_id))
         else:
             self._finishing = None  # on screen; the next case's images come after
+            self._reading_ahead = True
             QTimer.singleShot(0, lambda: self._prefetch_next(case_id))
         part()
 
@@ -234,8 +248,10 @@ class AnnotatePage(QWidget):
     def _show_text(self) -> None:
         self.case_text.show_case(self.session.content, self._final_diagnosis(), top=True)
 
-    def _refresh_drafts(self) -> None:
-        """The steps (rebuilt in the turn before) and rubric tabs."""
+    def _show_drafts(self) -> None:
+        """The steps and rubric tabs (one turn: each turn that changes the screen repaints
+        it, 8-15 ms here, so small parts share one)."""
+        self.steps.rebuild()
         self.steps.refresh()
         self.rubric.refresh()
 
@@ -245,14 +261,22 @@ class AnnotatePage(QWidget):
             self.open_case(target)
 
     def _prefetch_next(self, case_id: str) -> None:
+        self._reading_ahead = False
         if self.session.case_id != case_id:
             return  # the user has moved on: that case's own opening prefetches
         following = self.case_list.neighbour(case_id, 1)
         if following is None:
             return
-        project, user = self.project, self.user
+        project, user, session, token = self.project, self.user, self.session, self._ahead_token
 
-        def wanted(images: dict[str, list[ImageRecord]]) -> None:
+        def read() -> tuple[AnnotationView, dict[str, list[ImageRecord]]]:
+            return session.read(following), workspace.case_images(project, user, following)
+
+        def wanted(found: tuple[AnnotationView, dict[str, list[ImageRecord]]]) -> None:
+            view, images = found
+            if token == self._ahead_token:  # no case was opened since the read started
+                self._ahead = (following, view, images)
+                self._reading_ahead = False
             starts = []
             for refs in images.values():
                 slices, start = series_of(refs)
@@ -261,8 +285,14 @@ class AnnotatePage(QWidget):
                     self.loader.thumbnail(refs[0].sha256)
             self.loader.prefetch(starts)
 
-        run_in_background(lambda: workspace.case_images(project, user, following), wanted,
-                          lambda _exc: None)
+        # A failed read (the case withdrawn meanwhile, the store away) is left to the
+        # opening, which reads again and says why.
+        def failed(_exc: BaseException) -> None:
+            if token == self._ahead_token:
+                self._reading_ahead = False
+
+        self._reading_ahead = True
+        run_in_background(read, wanted, failed)
 
     # -- exams ------------------------------------------------------------------------------
 
@@ -411,7 +441,9 @@ class AnnotatePage(QWidget):
             mine = [p for p in found if p["field"].startswith(prefixes)]
             before = [p for p in had if str(p.get("field", "")).startswith(prefixes)]
             self.notes[title].show_problems(mine, before)
-            self.tabs.setTabText(index, f"{title} ⚠{len(mine)}" if mine else title)
+            text = f"{title} ⚠{len(mine)}" if mine else title
+            if self.tabs.tabText(index) != text:  # a new title lays out and repaints the tabs
+                self.tabs.setTabText(index, text)
 
     def board_state(self) -> order_board.Board:
         """The core's board for the annotator's current labels."""
@@ -439,6 +471,11 @@ class AnnotatePage(QWidget):
         if self._finishing is not None:
             return False
         return self.session.view is None or (self.viewer.ready() and not self.loader.busy())
+
+    def settled(self) -> bool:
+        """True when the case is on screen and the next one has been read ahead (what the
+        page does between a physician's switches, which come seconds apart)."""
+        return self.ready() and self._finishing is None and not self._reading_ahead
 
     def shutdown(self) -> None:
         """Save everything pending (typed text, active time, where the annotator is)."""

@@ -101,14 +101,21 @@ class CaseSession(QObject):
             self._stacks[case_id] = stack
         return self._stacks[case_id]
 
-    def open(self, case_id: str) -> bool:
-        """Open a case (saving pending text of the previous one first)."""
+    def read(self, case_id: str) -> AnnotationView:
+        """The annotator's view of a case, read from the store; touches no widget, so a
+        worker thread may call it (the page reads the next case ahead this way)."""
+        return annotating.view(self.project, self.user, case_id)
+
+    def open(self, case_id: str, view: AnnotationView | None = None) -> bool:
+        """Open a case (saving pending text of the previous one first): ``view`` if it was
+        read ahead (:meth:`read`), else read now."""
         self.flush()
-        try:
-            view = annotating.view(self.project, self.user, case_id)
-        except AnnotatorError as exc:
-            self.report(exc)
-            return False
+        if view is None or view.case_id != case_id:
+            try:
+                view = self.read(case_id)
+            except AnnotatorError as exc:
+                self.report(exc)
+                return False
         self.view = view
         self.labels = dict(view.labels)
         self.state = view.state

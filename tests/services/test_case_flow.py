@@ -184,3 +184,27 @@ def test_reassign_moves_open_cases_and_keeps_work(imported) -> None:  # type: ig
         annotating.view(imported, a, "T1")
     with imported.tx() as session:
         assert any(e.action == "withdrawn" for e in entries(session))
+
+
+def test_a_view_stamp_changes_exactly_when_the_view_can(imported, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The annotate page opens a case read ahead only while its stamp is unchanged.
+    a, b = _annotators(imported, "T1")
+
+    def still(view: annotating.AnnotationView) -> bool:
+        return annotating.view_stamp(imported, a, "T1") == view.stamp
+
+    first = annotating.view(imported, a, "T1")
+    assert still(first)
+    annotating.set_label(imported, b, "T1", "comment", "", "the other annotator's")
+    if a in _annotators(imported, "T2"):
+        annotating.set_label(imported, a, "T2", "comment", "", "another case")
+    assert still(first)  # nothing of a's view of T1 moved
+    annotating.set_label(imported, a, "T1", "comment", "", "mine")
+    assert not still(first)
+    labelled = annotating.view(imported, a, "T1")
+    changed = make_case("T1", clinical_history="Revised history.")
+    import_cases(imported, "cu", [write_case_file(tmp_path / "v2", changed)], new_version=True)
+    assert not still(labelled)  # a new draft
+    redrafted = annotating.view(imported, a, "T1")
+    _complete(imported, a, "T1")
+    assert not still(redrafted)  # submitted

@@ -42,6 +42,7 @@ class AnnotationView:
     suggestions: dict[str, Any]
     needs_recheck: bool
     problems: list[dict[str, str]]
+    stamp: tuple[Any, ...] = ()  # view_stamp() as of this view
 
 
 def view(project: Project, annotator: str, case_id: str) -> AnnotationView:
@@ -60,7 +61,22 @@ def view(project: Project, annotator: str, case_id: str) -> AnnotationView:
             suggestions=suggestions(revision.content),
             needs_recheck=annotation.needs_recheck,
             problems=list(revision.problems),
+            stamp=_stamp(case, annotation),
         )
+
+
+def view_stamp(project: Project, annotator: str, case_id: str) -> tuple[Any, ...]:
+    """What changes whenever the annotator's view of a case could, read without the draft:
+    the row served to them (a repeat falling due serves another) and its and the case's
+    optimistic-lock versions, which every write of either bumps (a new draft moves the row
+    to it). A view read earlier is still right while its ``stamp`` equals this."""
+    with project.read() as session:
+        case, annotation = load_annotation(session, annotator, case_id)
+        return _stamp(case, annotation)
+
+
+def _stamp(case: Any, annotation: Any) -> tuple[Any, ...]:
+    return (str(annotation.id), annotation.version, case.version)
 
 
 def set_label(

@@ -197,7 +197,8 @@ class AnnotatePage(QWidget):
             ahead = None
         if not self.session.open(case_id, ahead[1] if ahead else None):
             return
-        self.images = (ahead[2] if ahead
+        # The images read ahead belong to that view's draft: only with that view.
+        self.images = (ahead[2] if ahead and self.session.view is ahead[1]
                        else workspace.case_images(self.project, self.user, case_id))
         self.viewer_states = {}
         self.exam = ""

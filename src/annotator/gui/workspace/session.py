@@ -106,16 +106,20 @@ class CaseSession(QObject):
         worker thread may call it (the page reads the next case ahead this way)."""
         return annotating.view(self.project, self.user, case_id)
 
-    def open(self, case_id: str, view: AnnotationView | None = None) -> bool:
-        """Open a case (saving pending text of the previous one first): ``view`` if it was
-        read ahead (:meth:`read`), else read now."""
+    def open(self, case_id: str, ahead: AnnotationView | None = None) -> bool:
+        """Open a case (saving pending text of the previous one first): the view read ahead
+        (:meth:`read`) if the store still holds it (its stamp, one small read), else read
+        now."""
         self.flush()
-        if view is None or view.case_id != case_id:
-            try:
+        try:
+            if ahead is not None and ahead.case_id == case_id and ahead.stamp == (
+                    annotating.view_stamp(self.project, self.user, case_id)):
+                view = ahead
+            else:
                 view = self.read(case_id)
-            except AnnotatorError as exc:
-                self.report(exc)
-                return False
+        except AnnotatorError as exc:
+            self.report(exc)
+            return False
         self.view = view
         self.labels = dict(view.labels)
         self.state = view.state

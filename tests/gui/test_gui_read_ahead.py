@@ -1,0 +1,59 @@
+"""Moving on to the next case: it was read ahead while the physician worked, so opening it
+reads only its stamp on the GUI thread, and a read ahead the store has moved past is not shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.services import annotating, workspace
+from gui.conftest import USER
+
+pytestmark = pytest.mark.gui
+
+
+def _count_reads(page, monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
+    reads: list[str] = []
+    read = page.session.read
+
+    def counted(case_id: str):  # type: ignore[no-untyped-def]
+        reads.append(case_id)
+        return read(case_id)
+
+    monkeypatch.setattr(page.session, "read", counted)
+    return reads
+
+
+def test_the_next_case_opens_from_what_was_read_ahead(  # type: ignore[no-untyped-def]
+        qtbot, page, gui_project, monkeypatch) -> None:
+    reads = _count_reads(page, monkeypatch)
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    following = page.case_list.neighbour("T1", 1)
+    assert page._ahead is not None and page._ahead[0] == following
+    page.open_case(following)
+    assert reads == []  # nothing read but the stamp: the view was read ahead
+    fresh = annotating.view(gui_project, USER, following)
+    assert page.session.view == fresh
+    assert page.images and page.images == workspace.case_images(gui_project, USER, following)
+    qtbot.waitUntil(page.ready, timeout=10_000)
+
+
+def test_a_read_ahead_the_store_moved_past_is_read_again(  # type: ignore[no-untyped-def]
+        qtbot, page, gui_project, monkeypatch) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    following = page.case_list.neighbour("T1", 1)
+    # Another window of the same annotator labels the next case meanwhile.
+    annotating.set_label(gui_project, USER, following, "difficulty", "", "hard")
+    reads = _count_reads(page, monkeypatch)
+    page.open_case(following)
+    assert reads == [following]
+    assert page.session.labels["difficulty"] == {"value": "hard", "how": "set"}
+
+
+def test_any_opening_drops_the_read_ahead(qtbot, page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    following = page.case_list.neighbour("T1", 1)
+    elsewhere = page.case_list.neighbour(following, 1)
+    reads = _count_reads(page, monkeypatch)
+    page.open_case(elsewhere)  # a jump: read now; the read ahead of the next case is dropped
+    page.open_case(following)
+    assert reads == [elsewhere, following]

@@ -88,6 +88,26 @@ def test_names_are_matched_as_the_plain_whole_word_pattern_would() -> None:
                 plain(name).search(line)), (name, line)
 
 
+def test_many_names_at_once_find_what_each_name_finds_alone() -> None:
+    # The release's text is scanned once for all the project's users together (a trie of
+    # their names); what it finds must be exactly what asking for each name alone finds.
+    import random
+
+    rng = random.Random(7)
+    names = ["Ada", "Ada Rivera", "Dr Ada Rivera", "Adam", "(Ada)", "O'Brien", "ß Ü", "Bo",
+             *(f"Dr Bench {n:02d} · site {s:03d}" for n in range(1, 4) for s in range(1, 60))]
+    words = ["Ada", "ada", "Rivera", "Dr", "dr", "Adam", "Adamant", "(Ada)", "o'brien", "ẞ",
+             "ü", "Bo", "Bob", "Bench", "01", "03", "·", "site", "002", "059", "x", ".", "_"]
+    lines = [rng.choice(["", " ", "  ", "\t"]).join(rng.choice(words) for _ in range(8))
+             for _ in range(400)]
+    lines += ["seen by Dr Bench 02 · site 017, dr  bench 03 · SITE 059.", "Dr Bench 02 · site 0170",
+              "(Dr Bench 01 · site 001)", "Dr Ada Riverax", "Ada Rivera_", "Adam Ada"]
+    texts = {"t.md": "\n".join(lines).encode()}
+    alone = sorted(f for name in names for f in name_findings(texts, [name]))
+    assert sorted(name_findings(texts, names)) == alone
+    assert len(alone) > 100  # the lines do name people: the comparison is not vacuous
+
+
 def test_a_repeated_line_is_named_wherever_it_stands() -> None:
     line = b'  "text": "seen by Ben Okafor",\n'
     texts = {"a.json": b"{\n" + line + b"  x\n" + line, "b.json": line}

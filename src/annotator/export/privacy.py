@@ -277,17 +277,49 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
 
 
+def _any_name_pattern(names: list[str]) -> re.Pattern[str]:
+    """One pattern matching wherever any of ``names`` would (and only there): the names'
+    characters as a trie, so a line is scanned once whatever the number of users, instead of
+    once per user (a project of 300 people spent 2.5 s of a 100-case export here)."""
+    trie: dict[str, Any] = {}
+    for name in names:
+        node = trie
+        for i, word in enumerate(name.split()):
+            for token in ([r"\s+"] if i else []) + [re.escape(c) for c in word]:
+                node = node.setdefault(token, {})
+        node[""] = {}  # a name ends here
+
+    def alternatives(node: dict[str, Any]) -> str:
+        chain = []
+        while "" not in node and len(node) == 1:  # no choice here: one literal after another
+            token, node = next(iter(node.items()))
+            chain.append(token)
+        branches = [token + alternatives(child) for token, child in node.items() if token]
+        body = "|".join(branches)
+        if "" in node:
+            body = f"(?:{body})?" if branches else ""
+        elif len(branches) > 1:
+            body = f"(?:{body})"
+        return "".join(chain) + body
+
+    return re.compile(r"(?<!\w)(?:" + alternatives(trie) + r")(?!\w)", re.IGNORECASE)
+
+
 def name_findings(texts: Mapping[str, bytes], names: Iterable[str]) -> list[str]:
     """Every line of the release's text files that names a project user."""
     patterns = [(n, _name_pattern(n)) for n in sorted(set(names)) if n.strip()]
+    if not patterns:
+        return []
+    anyone = _any_name_pattern([n for n, _ in patterns])
     found: list[str] = []
     named: dict[str, list[str]] = {}  # line -> the names in it: JSON repeats most lines
     for path in sorted(texts):
         text = texts[path].decode("utf-8", errors="replace")
         for number, line in enumerate(text.splitlines(), start=1):
             hits = named.get(line)
-            if hits is None:
-                hits = named[line] = [n for n, pattern in patterns if pattern.search(line)]
+            if hits is None:  # which names, asked only of a line that names somebody
+                hits = named[line] = [n for n, pattern in patterns if pattern.search(line)] \
+                    if anyone.search(line) else []
             found += [f"{path}: line {number} names user {name!r}" for name in hits]
     return found
 

@@ -101,3 +101,17 @@ def test_no_setting_is_named_by_a_string_outside_the_registry() -> None:
             ):
                 found.append(f"{path.relative_to(root)}:{node.lineno}")
     assert found == []
+
+
+def test_several_settings_read_together_read_as_one_by_one(project: Any) -> None:
+    from annotator.store.settings import get_setting, get_settings
+
+    project.set_setting(PACKAGE_SEQUENCE, 7)
+    project.set_setting(CARD, "CC-BY-4.0", "license")
+    wanted = [(PACKAGE_SEQUENCE, ""), (CARD, "license"), (CARD, "title"), (RESUME, "a")]
+    with project.read() as session:
+        together = get_settings(session, *wanted)
+        assert together == [get_setting(session, o, n) for o, n in wanted]
+    assert together == [7, "CC-BY-4.0", None, {}]
+    together[3]["case_id"] = "C1"  # a default read this way is not shared either
+    assert project.setting(RESUME, "a") == {}

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from sqlalchemy import Select, and_, func, select
 from sqlalchemy import case as sql_case
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from annotator.domain import queue_order
 from annotator.domain.labels import (
@@ -40,7 +40,15 @@ from annotator.store.calibration import first_for
 from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
 from annotator.store.repeats import WITH_REPEATS, served
-from annotator.store.schema import Annotation, Case, CaseImage, CaseRevision, RatedWork, utcnow
+from annotator.store.schema import (
+    Annotation,
+    Case,
+    CaseImage,
+    CaseRevision,
+    RatedWork,
+    User,
+    utcnow,
+)
 
 # Filters of the case list (id -> label shown in the GUI).
 FILTERS: dict[str, str] = {
@@ -336,7 +344,7 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
         raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
     words = search.lower().split()
     with project.read() as session:
-        user = get_user(session, annotator)
+        user = _person(session, annotator)
         file = _kept_file(project, user.id)
         listing, built = _listing(session, user, file)
     if built:
@@ -350,6 +358,16 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
         rows=[row for row in searched if _matches(row, show, conflicted)],
         modalities=listing.modalities, total=len(listing.rows), submitted=listing.submitted,
         counts=counts)
+
+
+def _person(session: Session, name: str) -> User:
+    """The annotator's row without their roles (which ``get_user`` loads with a second
+    query): a list refresh needs only their id and name."""
+    user = session.scalars(select(User).where(User.name == name)
+                           .options(lazyload(User.roles))).first()
+    if user is None:
+        raise NotFound(f"no user named {name!r} in this project")
+    return user
 
 
 @dataclass(frozen=True)

@@ -8,23 +8,23 @@ from sqlalchemy.orm import Session
 
 from annotator.store.db_roles import reads_others, walled
 from annotator.store.schema import QualityItem, RatedWork, User
-from annotator.store.settings import CALIBRATION_FIRST_N, IN_CALIBRATION, get_setting
+from annotator.store.settings import CALIBRATION_FIRST_N, IN_CALIBRATION, get_settings
 
 
 def in_calibration(session: Session, user: User) -> bool:
     """Whether ``user`` rates calibration items first now: as the curator set it, else while
     they have submitted fewer than ``calibration_first_n`` items (0: never by that rule)."""
-    chosen = get_setting(session, IN_CALIBRATION, user.name)
+    chosen, first_n = get_settings(session, (IN_CALIBRATION, user.name),
+                                   (CALIBRATION_FIRST_N, ""))
     if chosen is not None:
         return bool(chosen)
-    first_n = get_setting(session, CALIBRATION_FIRST_N)
     if first_n <= 0:
         return False
     done = session.scalar(
         select(func.count()).select_from(RatedWork)
         .where(RatedWork.rater_id == user.id, RatedWork.state == "submitted")
     ) or 0
-    return int(done) < first_n
+    return int(done) < int(first_n)
 
 
 def calibration_refs(session: Session, kind: str) -> set[str]:

@@ -14,7 +14,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from annotator.errors import ValidationError
@@ -151,6 +151,16 @@ def get_setting(session: Session, option: Option[T], name: str = "") -> T:
         return copy.deepcopy(option.default)  # a mutable default is never shared
     value: T = row.value
     return value
+
+
+def get_settings(session: Session, *wanted: tuple[Option[Any], str]) -> list[Any]:
+    """Several values (each ``(option, name)``) in one query, as :func:`get_setting` gives
+    each: read where a caller asks for a few together on every refresh."""
+    keys = [option.full_key(name) for option, name in wanted]
+    rows = {row.key: row.value for row in session.scalars(
+        select(Setting).where(Setting.key.in_(keys)))}
+    return [copy.deepcopy(option.default) if rows.get(key) is None else rows[key]
+            for (option, _), key in zip(wanted, keys, strict=True)]
 
 
 def put_setting(session: Session, option: Option[T], value: T, name: str = "") -> None:

@@ -13,20 +13,15 @@ STARTED = time.perf_counter()
 
 import json  # noqa: E402
 import os  # noqa: E402
-import resource  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from annotator.bench.rss import peak_rss_mb  # noqa: E402
 from annotator.bench.synth import CURATOR  # noqa: E402
 from annotator.services.export import export_release  # noqa: E402
 from annotator.services.imports import import_cases  # noqa: E402
 from annotator.services.users import add_user  # noqa: E402
 from annotator.store.project import open_project  # noqa: E402
-
-
-def _peak_rss_mb() -> float:
-    # Linux reports kilobytes (macOS bytes; the bench is documented on Linux).
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def job_import(drafts: Path, target: Path, *, check_pixels: bool = True) -> None:
@@ -68,7 +63,7 @@ def main(argv: list[str]) -> int:
     job, *paths = argv
     JOBS[job](*[Path(p) for p in paths])
     seconds = time.perf_counter() - STARTED
-    print(json.dumps({"seconds": seconds, "peak_rss_mb": round(_peak_rss_mb(), 1),
+    print(json.dumps({"seconds": seconds, "peak_rss_mb": round(peak_rss_mb(), 1),
                       "cpu_s": round(_cpu_seconds(), 3)}))
     return 0
 

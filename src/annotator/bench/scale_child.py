@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import statistics
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from annotator.bench.rss import peak_rss_mb
 from annotator.bench.run import ANNOTATORS, timed
 from annotator.bench.scale import LOGINS_ENV, TARGETS
 from annotator.bench.synth import CURATOR, SENIOR, annotator_names
@@ -56,7 +56,7 @@ def _figure(key: str, times: list[float]) -> dict[str, Any]:
 
 
 def _rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return round(peak_rss_mb(), 1)
 
 
 class _Marks(dict[str, Any]):

@@ -31,6 +31,8 @@ PUBLIC_BY_DESIGN = {
     "sme_benchmarks": "the benchmark specifications every SME reviews against",
     "image_text_checks": "the pixel check of an image hash: boxes, never text or pixels",
     "image_reviews": "a curator's redaction decision on an image hash",
+    "image_notes": "attribution and de-identification notes shared by images; which case"
+                   " holds them is in case_images, behind its policy",
 }
 
 # For each table with row-level security: the ids (as text) an annotator must see, computed by

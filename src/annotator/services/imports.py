@@ -28,6 +28,7 @@ from annotator.services.pixel_review import checked_hashes, redacted_hashes, sto
 from annotator.services.review.caseflow import send_for_recheck
 from annotator.services.users import require
 from annotator.store.history import record
+from annotator.store.image_record import new_rows
 from annotator.store.project import Project
 from annotator.store.schema import (
     Adjudication,
@@ -279,16 +280,14 @@ def _add_revision(
     redacted = redacted_hashes(session, [image.sha256 for image in cand.images])
     # Blobs first (each an INSERT of its own), then the image rows, which the next flush
     # writes together: no flush per image.
-    rows = []
-    for image in cand.images:
-        row = image.to_row(revision.id)
+    rows = new_rows(session, revision.id, cand.images)
+    for image, row in zip(cand.images, rows, strict=True):
         if image.sha256 in redacted:
             row.sha256 = redacted[image.sha256]
         else:
             project.images.put(session, image.data, image.media_type, known=stored,
                                sha=image.sha256)
             stored.add(image.sha256)
-        rows.append(row)
     session.add_all(rows)
     case.current_revision_id = revision.id
     case.updated_at = utcnow()

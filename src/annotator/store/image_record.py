@@ -1,4 +1,4 @@
-"""One image of a case revision as a value: the twelve columns of ``case_images``.
+"""One image of a case revision as a value: the columns of ``case_images`` and its notes.
 
 Import, the work bundle (both ways) and the workspace all copy an image's record; they go
 through :class:`ImageRecord` so a new column is added in one place.
@@ -7,9 +7,13 @@ through :class:`ImageRecord` so a new column is added in one place.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from sqlalchemy.orm import Session
+
+from annotator.store import image_notes
 from annotator.store.schema import CaseImage
 
 
@@ -56,9 +60,28 @@ class ImageRecord:
             out[name] = dict(out[name])
         return out
 
+    def notes(self) -> image_notes.Notes:
+        return dict(self.attribution), list(self.removed), dict(self.dicom_header)
+
     def to_row(self, revision_id: uuid.UUID) -> CaseImage:
-        """A new ``case_images`` row of the revision."""
-        return CaseImage(revision_id=revision_id, **self.as_dict())
+        """A new ``case_images`` row of the revision; its notes must be kept
+        (:func:`new_rows` does both)."""
+        values = self.as_dict()
+        for name in _NOTES:
+            del values[name]
+        return CaseImage(revision_id=revision_id, notes_digest=image_notes.digest(*self.notes()),
+                         **values)
+
+
+def new_rows(session: Session, revision_id: uuid.UUID,
+             records: Sequence[ImageRecord]) -> list[CaseImage]:
+    """The revision's new ``case_images`` rows, their notes kept in the store (not added to
+    the session: the caller may still change them)."""
+    image_notes.keep(session, [r.notes() for r in records])
+    return [r.to_row(revision_id) for r in records]
+
+
+_NOTES = ("attribution", "removed", "dicom_header")
 
 
 _FIELDS = tuple(f.name for f in fields(ImageRecord))  # not a subclass's extra fields

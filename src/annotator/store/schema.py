@@ -103,7 +103,6 @@ class UserRole(Base):
 class Case(Base):
     __tablename__ = "cases"
     __table_args__ = (CheckConstraint(_in("state", CASE_STATES), name="state"),
-                      Index("ix_cases_state", "state"),
                       # The review queue's green-lit and excluded cases, a page at a time.
                       Index("ix_cases_state_case_id", "state", "case_id"),
                       Index("ix_cases_current_revision_id", "current_revision_id"))
@@ -140,7 +139,7 @@ class CaseRevision(_Imported, Base):
     __tablename__ = "case_revisions"
     __table_args__ = (UniqueConstraint("case_pk", "number", name="case_number"),)
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), index=True)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"))
     number: Mapped[int] = mapped_column(Integer)
     content_hash: Mapped[str] = mapped_column(String(64), index=True)
     content: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -161,12 +160,28 @@ class ImageBlob(Base):
     data: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
 
 
+class ImageNotes(Base):
+    """What an image carries besides its pixels, kept once for every image that shares it:
+    its attribution (source, author, licence), what de-identification removed and the DICOM
+    header shown beside it. A source's licence and a scanner's header repeat across thousands
+    of images, so ``case_images`` names them by ``digest`` (store/image_notes.py) instead of
+    holding a copy each (issue 27: a quarter of the row's bytes at 100,000 cases)."""
+
+    __tablename__ = "image_notes"
+    digest: Mapped[str] = mapped_column(String(32), primary_key=True)
+    attribution: Mapped[dict[str, Any]] = mapped_column(JSON)
+    removed: Mapped[list[Any]] = mapped_column(JSON)
+    dicom_header: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 class CaseImage(Base):
     __tablename__ = "case_images"
+    # The unique (revision, path) and (revision, media type) indexes both begin with the
+    # revision: a third index on it alone would only take space.
     __table_args__ = (UniqueConstraint("revision_id", "draft_path", name="revision_path"),
                       Index("ix_case_images_revision_media", "revision_id", "media_type"))
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    revision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("case_revisions.id"), index=True)
+    revision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("case_revisions.id"))
     draft_path: Mapped[str] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(ForeignKey("image_blobs.sha256"))
     media_type: Mapped[str] = mapped_column(String(50))
@@ -176,9 +191,20 @@ class CaseImage(Base):
     figures: Mapped[list[Any]] = mapped_column(JSON, default=list)
     name: Mapped[str | None] = mapped_column(Text, nullable=True)
     caption: Mapped[str | None] = mapped_column(Text, nullable=True)
-    attribution: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    removed: Mapped[list[Any]] = mapped_column(JSON, default=list)
-    dicom_header: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    notes_digest: Mapped[str] = mapped_column(ForeignKey("image_notes.digest"))
+    notes: Mapped[ImageNotes] = relationship(lazy="joined", innerjoin=True)
+
+    @property
+    def attribution(self) -> dict[str, Any]:
+        return self.notes.attribution
+
+    @property
+    def removed(self) -> list[Any]:
+        return self.notes.removed
+
+    @property
+    def dicom_header(self) -> dict[str, Any]:
+        return self.notes.dicom_header
 
 
 class HistoryEntry(Base):
@@ -186,11 +212,14 @@ class HistoryEntry(Base):
 
     __tablename__ = "history"
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    # No index on ``at`` or ``annotation_id``: history is read by case (and the chain by
+    # seq); an annotation's entries are found through its case. Together they were a third
+    # of the history's bytes.
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     actor: Mapped[str] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(50))
     case_pk: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
-    annotation_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
+    annotation_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True)
     key: Mapped[str | None] = mapped_column(String(300), nullable=True)
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
@@ -377,7 +406,7 @@ class SmeTask(Base):
     __tablename__ = "sme_tasks"
     __table_args__ = (UniqueConstraint("item_pk", "benchmark_id", name="item_benchmark"),)
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    item_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_items.id"), index=True)
+    item_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_items.id"))
     benchmark_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sme_benchmarks.id"), index=True)
     # Hidden from annotators' roles on a walled store until they submit (deferred; see
     # store.db_roles.revealed_automated).
@@ -410,10 +439,12 @@ class RatedWork(Base):
         # rater's rows of that kind, so the case list grew with the project (issue 27).
         Index("ix_rated_work_rater_kind", "rater_id", "kind"),
         Index("ix_rated_work_repeat_of_kind", "repeat_of", "kind"),
+        # The rater, repeat_of, case_pk, task_id and item_id columns need no index of their
+        # own: each begins one above or one of the unique constraints (0026_lean_store).
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     kind: Mapped[str] = mapped_column(String(10))
-    rater_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    rater_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"))
     state: Mapped[str] = mapped_column(String(20), default="assigned")
     values: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # The values as submitted: agreement and conflicts are computed on these.
@@ -429,7 +460,7 @@ class RatedWork(Base):
     # every query unless it asks for repeats (store.repeats), so it never counts in
     # agreement, conflicts, adjudication or the release.
     repeat_of: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("rated_work.id"), nullable=True, index=True
+        ForeignKey("rated_work.id"), nullable=True
     )
     repeat_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     due_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
@@ -442,7 +473,7 @@ class RatedWork(Base):
 class Annotation(RatedWork):
     """One annotator's labels on one case (a flat label map, see domain.labels)."""
 
-    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), nullable=True, index=True)
+    case_pk: Mapped[uuid.UUID] = mapped_column(ForeignKey("cases.id"), nullable=True)
     revision_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("case_revisions.id"), nullable=True
     )
@@ -456,7 +487,7 @@ class SmeVerdict(RatedWork):
     """One SME's verdict on one task; the row is the assignment (see sme.verdict)."""
 
     task_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("sme_tasks.id"), nullable=True, index=True
+        ForeignKey("sme_tasks.id"), nullable=True
     )
     # The benchmark version the verdict was given against.
     benchmark_version: Mapped[int] = mapped_column(Integer, nullable=True, default=1)
@@ -469,7 +500,7 @@ class PhysicianScore(RatedWork):
     """One physician's scores of one judged output; ``submitted_at`` is the end."""
 
     item_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("judge_items.id"), nullable=True, index=True
+        ForeignKey("judge_items.id"), nullable=True
     )
     source: Mapped[str] = mapped_column(String(20), nullable=True, default="page")
     scorer_id: Mapped[uuid.UUID] = synonym("rater_id")

@@ -23,7 +23,9 @@ def own_history(session: Session, annotation: Annotation, annotator: str) -> lis
     return list(
         session.scalars(
             select(HistoryEntry)
-            .where(HistoryEntry.annotation_id == annotation.id, HistoryEntry.actor == annotator)
+            # By the case first: history is indexed by case, not by annotation.
+            .where(HistoryEntry.case_pk == annotation.case_pk,
+                   HistoryEntry.annotation_id == annotation.id, HistoryEntry.actor == annotator)
             .order_by(HistoryEntry.at, HistoryEntry.id)
         )
     )

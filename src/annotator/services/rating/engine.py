@@ -316,6 +316,8 @@ class RatingKind(ABC):
             loaded = self.load(session, actor, ref)
             names = self.history(loaded)
             query = select(HistoryEntry).where(HistoryEntry.actor == actor)
+            if names.get("case_pk") is not None:  # history is indexed by case
+                query = query.where(HistoryEntry.case_pk == names["case_pk"])
             if loaded.work.repeat_of is not None:  # a hidden repeat: its own entries only
                 query = query.where(HistoryEntry.at >= loaded.work.created_at)
             rows = session.scalars(query.order_by(HistoryEntry.at, HistoryEntry.id))

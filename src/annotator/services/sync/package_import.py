@@ -176,6 +176,7 @@ def _apply_case(
         return CaseResult(pcase.case_id, "unchanged", "nothing new")
     latest_here = session.scalar(
         select(func.max(HistoryEntry.at)).where(
+            HistoryEntry.case_pk == annotation.case_pk,  # the index: history by case
             HistoryEntry.annotation_id == annotation.id, HistoryEntry.actor == user.name
         )
     )

@@ -21,7 +21,7 @@ from annotator.services.sync.bundle import BundleImages, read_bundle
 from annotator.services.sync.recorded import take_recorded
 from annotator.staging import move_into_place, staging_dir
 from annotator.store.history import record
-from annotator.store.image_record import ImageRecord
+from annotator.store.image_record import ImageRecord, new_rows
 from annotator.store.project import Project, is_url, open_project
 from annotator.store.schema import (
     Annotation,
@@ -140,7 +140,8 @@ def _add_case(
     session.flush()
     for image in bc.images:
         project.images.put(session, images[image.sha256], image.media_type)
-        session.add(ImageRecord(**image.model_dump()).to_row(rev.id))
+    session.add_all(new_rows(session, rev.id,
+                             [ImageRecord(**image.model_dump()) for image in bc.images]))
     case.current_revision_id = rev.id
     a = bc.annotation
     annotation = Annotation(

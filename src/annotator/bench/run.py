@@ -46,8 +46,8 @@ TARGETS = {  # seconds (ratio targets are noted in docs/performance.md)
     "case_list_refresh": 0.01,
 }
 ANNOTATORS = 3
-GUI_KEYS = ("startup_first_case", "case_switch_first_image", "case_switch_thumbnails",
-            "case_list_refresh")
+GUI_KEYS = ("startup_first_case", "case_switch_first_image", "case_switch_whole_case",
+            "case_switch_thumbnails", "case_list_refresh")
 
 
 def figure(times: list[float], baseline: float | None, target: float | None) -> dict[str, Any]:
@@ -271,7 +271,8 @@ def measure_gui(project_dir: Path | str, runs: int, keys: list[str],
     """The GUI figures as the first annotator; ``password``: their team store login's."""
     user = annotator_names(ANNOTATORS)[0]
     starts, bases = [], []
-    switches: dict[str, list[float]] = {"first": [], "thumbs": [], "blocked": [], "list": []}
+    switches: dict[str, list[float]] = {"image": [], "first": [], "thumbs": [], "blocked": [],
+                                        "list": []}
     for _ in range(runs):
         start = time.time()
         probe = _gui_child(["--project", str(project_dir), "--as", user], password)
@@ -283,8 +284,11 @@ def measure_gui(project_dir: Path | str, runs: int, keys: list[str],
     base = statistics.median(bases)
     out: dict[str, Any] = {
         "startup_first_case": figure(starts, base, TARGETS["startup_first_case"]),
-        "case_switch_first_image": figure(switches["first"], None,
+        # The first image painted; the whole case (board, text and hidden tabs too, in the
+        # turns after it) is reported beside it, without a target of its own.
+        "case_switch_first_image": figure(switches["image"], None,
                                           TARGETS["case_switch_first_image"]),
+        "case_switch_whole_case": figure(switches["first"], None, None),
         "case_switch_thumbnails": figure(switches["thumbs"], None,
                                          TARGETS["case_switch_thumbnails"]),
         "case_list_refresh": figure(switches["list"], None, TARGETS["case_list_refresh"]),

@@ -38,7 +38,8 @@ TARGETS = {  # seconds; export_100 is a ratio to copying (see docs/performance.m
 # The people the figures act as: on PostgreSQL each measured through their own login role.
 MEASURED = (CURATOR, SENIOR, annotator_names(ANNOTATORS)[0])
 LOGINS_ENV = "ANNOTATOR_BENCH_LOGINS"  # {person: [db_role, password]} for the child
-GUI_FIGURES = ("startup_first_case", "case_switch_first_image", "case_list_refresh")
+GUI_FIGURES = ("startup_first_case", "case_switch_first_image", "case_switch_whole_case",
+               "case_list_refresh")
 
 
 def base_size(sizes: list[int]) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy import select
 
@@ -26,6 +27,7 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture()
 def stores(tmp_path: Path) -> Iterator[tuple[Project, Project, Any]]:
     name = create_database()
+    # psycopg straight as each login, around the app: the view shows its caller's own rows.
     owner = open_project(f"postgresql://postgres@127.0.0.1:5432/{name}")
     person = None
     try:
@@ -74,3 +76,27 @@ def test_a_raters_own_mark_comes_through_the_view_and_equals_the_plain_one(
     with owner.read() as session:  # the owner is nobody's login: the plain aggregate
         assert not session.execute(workspace._OWN_MARK, {"me": a1_id,
                                                          "now": workspace.utcnow()}).one()[0]
+
+
+def test_the_view_shows_each_login_its_own_rows_only(
+    stores: tuple[Project, Project, Any]
+) -> None:
+    owner, _person, _a1_id = stores
+    with owner.read() as session:
+        roles = dict(session.execute(select(User.name, User.db_role)).all())
+    database = owner.engine.url.database
+
+    def rows(role: str) -> tuple[int, list[str]]:
+        with psycopg.connect(f"host=127.0.0.1 port=5432 dbname={database} user={role}") as c:
+            found = c.execute("SELECT * FROM annotator_my_case_work")
+            return len(found.fetchall()), [d.name for d in found.description or []]
+
+    count, columns = rows(roles["a1"])
+    assert count == 3  # a1's three assigned cases
+    assert "rater_id" not in columns and "values" not in columns  # no one's labels or ids
+    assert rows(roles["cu"])[0] == 0  # the curator holds no case work: nothing
+    assert rows("postgres")[0] == 0  # the owner is nobody's login
+    with owner.engine.connect() as conn:  # as the owner the view is the only way: not PUBLIC
+        granted = conn.exec_driver_sql(
+            "SELECT has_table_privilege('public', 'annotator_my_case_work', 'SELECT')").scalar()
+    assert granted is False

@@ -117,3 +117,27 @@ def column_added(name: str, spec: str) -> tuple[Callable[[], None], Callable[[],
                 batch_op.drop_column(column.name)
 
     return upgrade, downgrade
+
+
+def own_view(name: str, definition: str) -> tuple[Callable[[], None], Callable[[], None]]:
+    """The upgrade and downgrade of a migration that adds a walled store's view of the
+    caller's own rows (PostgreSQL only; SQLite is never walled): ``definition`` creates it
+    (``WITH (security_barrier)``, rows of ``annotator_me()``). Owned by the store's owner,
+    it reads past the row policies; only the store's app roles may select from it."""
+
+    def upgrade() -> None:
+        bind = op.get_bind()
+        if bind.dialect.name != "postgresql":
+            return
+        prefix = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
+        app = '"' + f"{prefix}_app".replace('"', '""') + '"'
+        bind.exec_driver_sql(definition)
+        bind.exec_driver_sql(f"REVOKE ALL ON {name} FROM PUBLIC")
+        bind.exec_driver_sql(f"GRANT SELECT ON {name} TO {app}")
+
+    def downgrade() -> None:
+        bind = op.get_bind()
+        if bind.dialect.name == "postgresql":
+            bind.exec_driver_sql(f"DROP VIEW IF EXISTS {name}")
+
+    return upgrade, downgrade

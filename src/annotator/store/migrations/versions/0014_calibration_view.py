@@ -15,7 +15,7 @@ Revises: 0013_rls
 
 from __future__ import annotations
 
-from alembic import op
+from annotator.store.migrations._ops import own_view
 
 revision = "0014_calibration_view"
 down_revision = "0013_rls"
@@ -37,22 +37,4 @@ DEFINITION = (
 )
 
 
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def upgrade() -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    prefix = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
-    bind.exec_driver_sql(DEFINITION)
-    bind.exec_driver_sql(f"REVOKE ALL ON {VIEW} FROM PUBLIC")
-    bind.exec_driver_sql(f"GRANT SELECT ON {VIEW} TO {_q(f'{prefix}_app')}")
-
-
-def downgrade() -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    bind.exec_driver_sql(f"DROP VIEW IF EXISTS {VIEW}")
+upgrade, downgrade = own_view(VIEW, DEFINITION)

@@ -26,6 +26,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from annotator.store.migrations._ops import table
+
 revision = "0026_lean_store"
 down_revision = "0025_sme_task_keys"
 branch_labels = None
@@ -58,14 +60,10 @@ _notes = sa.table("image_notes", sa.column("digest", sa.String()),
 def upgrade() -> None:
     from annotator.store.image_notes import digest
 
-    for name, table, _columns in UNNEEDED:
-        op.drop_index(name, table_name=table)
-    op.create_table(
-        "image_notes",
-        sa.Column("digest", sa.String(length=32), nullable=False),
-        *(sa.Column(n, sa.JSON(), nullable=False) for n in NOTES),
-        sa.PrimaryKeyConstraint("digest", name=op.f("pk_image_notes")),
-    )
+    for name, on, _columns in UNNEEDED:
+        op.drop_index(name, table_name=on)
+    table("image_notes", "digest s32, attribution json, removed json, dicom_header json",
+          pk="digest")
     op.add_column("case_images", sa.Column("notes_digest", sa.String(length=32), nullable=True))
     bind = op.get_bind()
     known: set[str] = set()
@@ -112,5 +110,5 @@ def downgrade() -> None:
         for name in NOTES:
             batch.alter_column(name, existing_type=sa.JSON(), nullable=False)
     op.drop_table("image_notes")
-    for name, table, columns in UNNEEDED:
-        op.create_index(name, table, columns)
+    for name, on, columns in UNNEEDED:
+        op.create_index(name, on, columns)

@@ -31,7 +31,7 @@ SIZES = (50, 200)
 SERVICE_FIGURES = {"case_list_refresh", "case_filter", "edit_saved", "review_queue", "sme_queue",
                    "status", "desk_figures", "case_history", "agreement_incremental"}
 GUI_FIGURES = {"startup_first_case", "case_switch_first_image", "case_switch_whole_case",
-               "case_list_refresh_gui"}
+               "case_list_refresh_gui", "case_list_gui_thread"}
 # Building the base through the services is most of the run: ~1 min on a quiet 2-core machine.
 pytestmark = pytest.mark.timeout(900)
 

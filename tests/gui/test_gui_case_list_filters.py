@@ -58,3 +58,31 @@ def test_the_chosen_filters_are_kept_across_a_restart(qtbot, make_window) -> Non
     assert _shown(again) == ["D1"]
     other = make_window(user="a2").page("annotate").case_list  # per user
     assert other.filter.currentData() == "all" and other.modality.currentIndex() == 0
+
+
+def test_an_edited_case_row_is_read_off_the_gui_thread(qtbot, page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """After an edit the list shows the row's new progress, read on a worker thread (on a
+    team store each read is a round trip the physician would wait for)."""
+    import threading
+
+    from annotator.domain import labels as L
+    from annotator.services import workspace
+
+    panel = page.case_list
+    threads: list[threading.Thread] = []
+    row = workspace.case_row
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        threads.append(threading.current_thread())
+        return row(*args, **kwargs)
+
+    monkeypatch.setattr(workspace, "case_row", counted)
+    qtbot.waitUntil(page.ready, timeout=10_000)
+    case_id = page.session.case_id
+    before = panel.model.rows[panel.model.row_of(case_id)]
+    assert page.session.apply([L.LabelEdit("difficulty", {"value": "hard", "how": "set"})],
+                              "difficulty hard")
+    qtbot.waitUntil(lambda: panel.model.rows[panel.model.row_of(case_id)].done > before.done,
+                    timeout=10_000)
+    assert threads and threading.main_thread() not in threads
+    assert not panel.busy()

@@ -1,10 +1,13 @@
 """Moving on to the next case: it was read ahead while the physician worked, so opening it
-reads only its stamp on the GUI thread, and a read ahead the store has moved past is not shown."""
+reads nothing on the GUI thread (its stamp is checked on a worker), and a read ahead the store
+has moved past is read again and shown as stored; an edit made before the check answers checks
+the stamp itself."""
 
 from __future__ import annotations
 
 import pytest
 
+from annotator.domain import labels as L
 from annotator.services import annotating, workspace
 from gui.conftest import USER
 
@@ -30,7 +33,7 @@ def test_the_next_case_opens_from_what_was_read_ahead(  # type: ignore[no-untype
     following = page.case_list.neighbour("T1", 1)
     assert page._ahead is not None and page._ahead[0] == following
     page.open_case(following)
-    assert reads == []  # nothing read but the stamp: the view was read ahead
+    assert reads == []  # nothing read: the view was read ahead, its stamp is checked aside
     fresh = annotating.view(gui_project, USER, following)
     assert page.session.view == fresh
     assert page.images and page.images == workspace.case_images(gui_project, USER, following)
@@ -45,8 +48,36 @@ def test_a_read_ahead_the_store_moved_past_is_read_again(  # type: ignore[no-unt
     annotating.set_label(gui_project, USER, following, "difficulty", "", "hard")
     reads = _count_reads(page, monkeypatch)
     page.open_case(following)
-    assert reads == [following]
+    assert reads == []  # shown at once from the read ahead; the stamp's answer comes next
+    qtbot.waitUntil(lambda: reads == [following], timeout=10_000)
+    assert page.session.case_id == following
     assert page.session.labels["difficulty"] == {"value": "hard", "how": "set"}
+    assert "changed in the store" in page.header.error.text()
+
+
+def test_an_edit_before_the_stamp_answers_is_refused_when_the_store_moved_on(  # type: ignore[no-untyped-def]
+        qtbot, page, gui_project, monkeypatch) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    following = page.case_list.neighbour("T1", 1)
+    annotating.set_label(gui_project, USER, following, "difficulty", "", "hard")
+    # The worker's answer is held back: the edit comes first and checks the stamp itself.
+    monkeypatch.setattr(page.session, "_verify_soon",
+                        lambda view: setattr(page.session, "_unverified", view.case_id))
+    page.open_case(following)
+    refusals: list[str] = []
+    page.session.failed.connect(refusals.append)
+    assert not page.session.apply([L.LabelEdit("difficulty", {"value": "normal", "how": "set"})],
+                                  "difficulty normal")
+    assert annotating.view(gui_project, USER, following).labels["difficulty"] == {
+        "value": "hard", "how": "set"}  # the store's value, not overwritten
+    assert refusals and "changed in the store since it was read" in refusals[0]
+    qtbot.waitUntil(lambda: page.session.labels.get("difficulty") == {
+        "value": "hard", "how": "set"}, timeout=10_000)
+    # Read again, the case takes edits.
+    assert page.session.apply([L.LabelEdit("difficulty", {"value": "normal", "how": "set"})],
+                              "difficulty normal")
+    assert annotating.view(gui_project, USER, following).labels["difficulty"] == {
+        "value": "normal", "how": "set"}
 
 
 def test_any_opening_drops_the_read_ahead(qtbot, page, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -39,7 +39,7 @@ TARGETS = {  # seconds; export_100 is a ratio to copying (see docs/performance.m
 MEASURED = (CURATOR, SENIOR, annotator_names(ANNOTATORS)[0])
 LOGINS_ENV = "ANNOTATOR_BENCH_LOGINS"  # {person: [db_role, password]} for the child
 GUI_FIGURES = ("startup_first_case", "case_switch_first_image", "case_switch_whole_case",
-               "case_list_refresh")
+               "case_list_refresh", "case_list_gui_thread")
 
 
 def base_size(sizes: list[int]) -> int:

@@ -2,7 +2,9 @@
 
 ``CaseListModel`` adapts ``workspace.CaseRow`` records from the core; refreshing asks the
 core again (one query), so the list always shows what is stored. After an edit or a submit
-only the changed case's row is read and replaced (:meth:`CaseListPanel.refresh_case`).
+only the changed cases' rows are read, on a worker thread, and replaced when they arrive
+(:meth:`CaseListPanel.refresh_cases`): on a team store each read is a round trip the GUI
+thread does not wait for.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from annotator.domain.states import AnnotationState
 from annotator.errors import NotFound
 from annotator.gui import theme
 from annotator.gui.rows_model import Index, RowsModel
+from annotator.gui.workers import run_in_background
 from annotator.services import annotating, workspace, workspace_state
 from annotator.services.workspace import FILTERS, CaseRow
 from annotator.store.project import Project
@@ -92,6 +95,8 @@ class CaseListPanel(QWidget):
 
     caseChosen = Signal(str)
     """The annotator picked a case in the list (its id)."""
+    readFailed = Signal(str)
+    """Changed rows could not be read (why); they are read again after the next change."""
 
     def __init__(self, project: Project, user: str, parent: QWidget | None = None,
                  filters: dict[str, str] | None = None) -> None:
@@ -163,15 +168,26 @@ class CaseListPanel(QWidget):
         self.table.activated.connect(self._clicked)
         self.current: str | None = None
         self._total = self._submitted = 0
+        # Background row reads: one at a time, so that they arrive in the order they were
+        # asked for; cases changed meanwhile wait in ``_queued``. A read started before a
+        # full refresh (``_generation`` moved on) is not shown: the refresh read later.
+        self._generation = 0
+        self._reading = False
+        self._queued: set[str] = set()
 
     def refresh(self) -> None:
-        """Ask the core for the list again (after a save, submit or filter change)."""
+        """Ask the core for the list again (after a filter change, or a search)."""
+        self._generation += 1
+        modality = self._modality()
+        self._show_listing(annotating.my_cases(
+            self.project, self.user, show=str(self.filter.currentData()),
+            search=self.search.text(), modality=modality), modality)
+
+    def _modality(self) -> str:
         # The kept modality before the combo offers it (it lists what the core reports).
-        modality = str(self.modality.currentData() or self._wanted_modality)
-        listing = annotating.my_cases(
-            self.project, self.user, show=str(self.filter.currentData()), search=self.search.text(),
-            modality=modality,
-        )
+        return str(self.modality.currentData() or self._wanted_modality)
+
+    def _show_listing(self, listing: workspace.CaseList, modality: str) -> None:
         if modality != workspace.ANY_MODALITY and modality not in listing.modalities:
             self._wanted_modality = workspace.ANY_MODALITY  # kept, but no case has it now
             self.refresh()
@@ -188,26 +204,66 @@ class CaseListPanel(QWidget):
             "show": str(self.filter.currentData()), "modality": self._wanted_modality})
         self.refresh()
 
-    def refresh_case(self, case_id: str | None) -> None:
-        """After an edit or submit of ``case_id``: read and replace its row only.
+    def refresh_cases(self, case_ids: set[str]) -> None:
+        """After edits or submits of ``case_ids``: read their rows on a worker thread and
+        replace them when they arrive (:meth:`busy` until then).
 
-        Falls back to :meth:`refresh` when the row is not shown or when the filter or the
-        search might now hide it or show it.
+        The whole list is read instead (on the worker too) when a row is not shown, or when
+        the filter or the search might now hide it or show it.
         """
+        self._queued |= case_ids
+        if self._reading or not self._queued:
+            return  # the read under way asks again for these when it is done
+        wanted, self._queued = self._queued, set()
+        project, user, generation = self.project, self.user, self._generation
         filtered = (str(self.filter.currentData()) != "all" or self.search.text().strip()
                     or self.modality.currentIndex() > 0)
-        if case_id is None or filtered or self.model.row_of(case_id) < 0:
-            self.refresh()
-            return
-        try:
-            row = workspace.case_row(self.project, self.user, case_id)
-        except NotFound:  # withdrawn meanwhile
-            self.refresh()
-            return
-        old = self.model.replace_row(row)
-        if old is not None:
-            self._submitted += (row.state == SUBMITTED) - (old.state == SUBMITTED)
-            self._show_progress()
+        if filtered or any(self.model.row_of(c) < 0 for c in wanted):
+            show, search, modality = (str(self.filter.currentData()), self.search.text(),
+                                      self._modality())
+
+            def read() -> object:
+                return annotating.my_cases(project, user, show=show, search=search,
+                                           modality=modality)
+        else:
+            def read() -> object:
+                rows = []
+                for case_id in sorted(wanted):
+                    try:
+                        rows.append(workspace.case_row(project, user, case_id))
+                    except NotFound:  # withdrawn meanwhile: the whole list, then
+                        return annotating.my_cases(project, user, show="all", search="",
+                                                   modality=workspace.ANY_MODALITY)
+                return rows
+
+        def arrived(found: object) -> None:
+            self._reading = False
+            if generation == self._generation:
+                if isinstance(found, workspace.CaseList):
+                    self._generation += 1
+                    self._show_listing(found, self._modality())
+                else:
+                    self._replace_rows(found)  # type: ignore[arg-type]
+            self.refresh_cases(set())
+
+        def failed(exc: BaseException) -> None:  # the store away: the next change asks again
+            self._reading = False
+            self._queued |= wanted
+            self.readFailed.emit(str(exc))
+
+        self._reading = True
+        run_in_background(read, arrived, failed)
+
+    def busy(self) -> bool:
+        """True while changed rows are being read (or wait to be)."""
+        return self._reading or bool(self._queued)
+
+    def _replace_rows(self, rows: list[CaseRow]) -> None:
+        for row in rows:
+            old = self.model.replace_row(row)
+            if old is not None:
+                self._submitted += (row.state == SUBMITTED) - (old.state == SUBMITTED)
+        self._show_progress()
 
     def _offer_modalities(self, modalities: list[str]) -> None:
         """The modality choices: "any" and each modality of the annotator's cases."""

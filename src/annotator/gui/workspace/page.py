@@ -166,6 +166,9 @@ class AnnotatePage(QWidget):
         s.stateChanged.connect(lambda _state: self._list_changed())
         s.saved.connect(self.header.show_saved)
         s.failed.connect(self.header.show_error)
+        s.stale.connect(self._reopen_stale)
+        self.case_list.readFailed.connect(
+            lambda why: self.header.show_error(f"the case list could not be updated: {why}"))
         self.viewer.viewChanged.connect(self._resume_timer.start)
         self.loader.thumbnailReady.connect(self._thumbnail_ready)
         self.loader.headerReady.connect(lambda _sha, _values: self.metadata.refresh())
@@ -226,6 +229,15 @@ class AnnotatePage(QWidget):
         self._finishing = case_id
         self._finish_parts = [self._show_board_and_problems, self._show_text, self._show_drafts]
         QTimer.singleShot(0, lambda: self._finish_open(case_id))
+
+    def _reopen_stale(self, case_id: str) -> None:
+        """The case opened from its read-ahead view changed in the store meanwhile: show it
+        as stored now (where the annotator was in it is kept)."""
+        if self.session.case_id == case_id:
+            self.open_case(case_id, resume={"case_id": case_id, "exam": self.exam,
+                                            "viewer": self.viewer.state()})
+            self.header.show_error(f"{case_id} changed in the store since it was read ahead: "
+                                   "shown again as stored")
 
     def _finish_open(self, case_id: str) -> None:
         """The case's parts not needed for the first frame (board, text, hidden tabs), one
@@ -417,8 +429,7 @@ class AnnotatePage(QWidget):
 
     def _refresh_changed_rows(self) -> None:
         changed, self._list_changed_cases = self._list_changed_cases, set()
-        for case_id in sorted(changed):
-            self.case_list.refresh_case(case_id)
+        self.case_list.refresh_cases(changed)
 
     def _refresh_exam(self) -> None:
         self.labels_panel.refresh(self.activity.pending())

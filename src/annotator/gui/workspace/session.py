@@ -17,6 +17,7 @@ from PySide6.QtGui import QUndoGroup, QUndoStack
 from annotator.domain import labels as L
 from annotator.errors import AnnotatorError, ConflictError, StoreUnavailable
 from annotator.gui.undo import SetCommand
+from annotator.gui.workers import run_in_background
 from annotator.gui.workspace.undo import MERGE_WINDOW_SECONDS, collapse, same_values
 from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView
@@ -38,6 +39,9 @@ class CaseSession(QObject):
     """An operation was refused (a readable reason; nothing was changed)."""
     stateChanged = Signal(str)
     """The annotation's state changed (assigned / in_progress / submitted)."""
+    stale = Signal(str)
+    """The case opened from a view read ahead changed in the store meanwhile (its id): the
+    page opens it again, read anew."""
 
     def __init__(self, project: Project, user: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +62,9 @@ class CaseSession(QObject):
         self.retry_timer.setInterval(5000)
         self.retry_timer.timeout.connect(self.retry_pending)
         self._flushers: list[Callable[[], None]] = []
+        # The case opened from a view read ahead whose stamp is still being checked on a
+        # worker thread (None: the open case's view is known current).
+        self._unverified: str | None = None
 
     # -- pending text ---------------------------------------------------------------------
 
@@ -108,18 +115,19 @@ class CaseSession(QObject):
 
     def open(self, case_id: str, ahead: AnnotationView | None = None) -> bool:
         """Open a case (saving pending text of the previous one first): the view read ahead
-        (:meth:`read`) if the store still holds it (its stamp, one small read), else read
-        now."""
+        (:meth:`read`) at once, its stamp checked on a worker thread (:attr:`stale` when the
+        store changed it meanwhile), else the view read now."""
         self.flush()
-        try:
-            if ahead is not None and ahead.case_id == case_id and ahead.stamp == (
-                    annotating.view_stamp(self.project, self.user, case_id)):
-                view = ahead
-            else:
+        self._unverified = None
+        if ahead is not None and ahead.case_id == case_id:
+            view = ahead
+            self._verify_soon(view)
+        else:
+            try:
                 view = self.read(case_id)
-        except AnnotatorError as exc:
-            self.report(exc)
-            return False
+            except AnnotatorError as exc:
+                self.report(exc)
+                return False
         self.view = view
         self.labels = dict(view.labels)
         self.state = view.state
@@ -127,6 +135,39 @@ class CaseSession(QObject):
         self.undo_group.setActiveStack(self.stack(case_id))
         self.caseOpened.emit(case_id)
         return True
+
+    def _verify_soon(self, view: AnnotationView) -> None:
+        """Compare a view read ahead with the store's stamp (one small read) off the GUI
+        thread; a changed stamp emits :attr:`stale`. Until the answer, an edit checks the
+        stamp itself first (:meth:`_verified`)."""
+        project, user, case_id = self.project, self.user, view.case_id
+        self._unverified = case_id
+
+        def answered(stamp: tuple[Any, ...]) -> None:
+            if self._unverified == case_id and self.case_id == case_id:
+                self._unverified = None
+                if stamp != view.stamp:
+                    self.stale.emit(case_id)
+
+        def failed(exc: BaseException) -> None:  # withdrawn meanwhile, or the store away
+            if self._unverified == case_id and self.case_id == case_id:
+                self._unverified = None
+                self.report(exc)
+
+        run_in_background(lambda: annotating.view_stamp(project, user, case_id),
+                          answered, failed)
+
+    def _verified(self, case_id: str) -> bool:
+        """False when ``case_id`` is the open case read ahead and its stamp, checked now,
+        shows the store changed it (:attr:`stale` is emitted: it is opened again)."""
+        if self._unverified != case_id or self.view is None:
+            return True
+        self._unverified = None
+        if annotating.view_stamp(self.project, self.user, case_id) == self.view.stamp:
+            return True
+        # In a later turn: this runs inside an undo command, which the page must not rebuild.
+        QTimer.singleShot(0, lambda: self.stale.emit(case_id))
+        return False
 
     # -- edits -----------------------------------------------------------------------------
 
@@ -166,6 +207,9 @@ class CaseSession(QObject):
             self.retry_pending()
         if self.pending:
             return self._keep_pending(case_id, edits, text, None)
+        if not self._verified(case_id):
+            raise ConflictError(f"{case_id} changed in the store since it was read: it is"
+                                " shown again as stored; make the change again")
         try:
             result = CASES.set_fields(self.project, self.user, case_id, edits,
                                              expected_version=self.versions.get(case_id))

@@ -208,3 +208,20 @@ def test_a_view_stamp_changes_exactly_when_the_view_can(imported, tmp_path: Path
     redrafted = annotating.view(imported, a, "T1")
     _complete(imported, a, "T1")
     assert not still(redrafted)  # submitted
+
+
+def test_a_view_and_its_images_are_read_together_as_each_alone(imported, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Opening a case reads both in one transaction; they are what the two reads give.
+    from annotator.services import workspace
+
+    a, _ = _annotators(imported, "T1")
+    view, images = annotating.view_with_images(imported, a, "T1")
+    assert view == annotating.view(imported, a, "T1")
+    assert images == workspace.case_images(imported, a, "T1")
+    assert images and all(refs for refs in images.values())
+    # After a new draft both follow it.
+    changed = make_case("T1", clinical_history="Revised history.")
+    import_cases(imported, "cu", [write_case_file(tmp_path / "v2", changed)], new_version=True)
+    view, images = annotating.view_with_images(imported, a, "T1")
+    assert view.content["clinical_history"] == "Revised history."
+    assert images == workspace.case_images(imported, a, "T1")

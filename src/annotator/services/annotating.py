@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from annotator.domain import labels as L
 from annotator.domain.states import can_reopen
@@ -23,9 +24,10 @@ from annotator.services.review.caseflow import refresh_case_state
 from annotator.services.review.kind import CASES, load_annotation, revision_of
 from annotator.services.review.queue import list_items
 from annotator.store.history import record
+from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
 from annotator.store.repeats import case_state_for_rater
-from annotator.store.schema import Adjudication
+from annotator.store.schema import Adjudication, CaseRevision
 
 
 @dataclass(frozen=True)
@@ -48,21 +50,35 @@ class AnnotationView:
 def view(project: Project, annotator: str, case_id: str) -> AnnotationView:
     """The annotator's own view of a case (never another annotator's labels)."""
     with project.read() as session:
-        case, annotation = load_annotation(session, annotator, case_id)
-        revision = revision_of(session, annotation)
-        return AnnotationView(
-            case_id=case.case_id,
-            case_state=case_state_for_rater(case.state, annotation),
-            state=annotation.state,
-            version=annotation.version,
-            labels=dict(annotation.labels),
-            content=revision.content,
-            figures=figures(revision.content),
-            suggestions=suggestions(revision.content),
-            needs_recheck=annotation.needs_recheck,
-            problems=list(revision.problems),
-            stamp=_stamp(case, annotation),
-        )
+        return _view(session, annotator, case_id)[0]
+
+
+def view_with_images(project: Project, annotator: str, case_id: str
+                     ) -> tuple[AnnotationView, dict[str, list[ImageRecord]]]:
+    """:func:`view` and the images of each exam of its draft
+    (:func:`~annotator.services.workspace.case_images`), read in one transaction: what
+    opening a case needs, and one snapshot, so the images are always the view's draft's."""
+    with project.read() as session:
+        found, revision = _view(session, annotator, case_id)
+        return found, workspace.revision_images(session, revision)
+
+
+def _view(session: Session, annotator: str, case_id: str) -> tuple[AnnotationView, CaseRevision]:
+    case, annotation = load_annotation(session, annotator, case_id)
+    revision = revision_of(session, annotation)
+    return AnnotationView(
+        case_id=case.case_id,
+        case_state=case_state_for_rater(case.state, annotation),
+        state=annotation.state,
+        version=annotation.version,
+        labels=dict(annotation.labels),
+        content=revision.content,
+        figures=figures(revision.content),
+        suggestions=suggestions(revision.content),
+        needs_recheck=annotation.needs_recheck,
+        problems=list(revision.problems),
+        stamp=_stamp(case, annotation),
+    ), revision
 
 
 def view_stamp(project: Project, annotator: str, case_id: str) -> tuple[Any, ...]:

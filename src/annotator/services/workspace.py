@@ -606,10 +606,13 @@ def case_images(project: Project, annotator: str, case_id: str) -> dict[str, lis
         if row is None:
             raise NotFound(f"case {case_id} is not assigned to {annotator}")
         _annotation, revision = row
-        stored = list(
-            session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id))
-        )
-        content = revision.content
+        return revision_images(session, revision)
+
+
+def revision_images(session: Session, revision: CaseRevision) -> dict[str, list[ImageRecord]]:
+    """The images of each exam of one draft revision (see :func:`case_images`)."""
+    stored = list(session.scalars(select(CaseImage).where(CaseImage.revision_id == revision.id)))
+    content = revision.content
     refs = {img.draft_path: ImageRecord.from_row(img) for img in stored}
     out: dict[str, list[ImageRecord]] = {}
     for exam in content.get("imaging_examinations") or []:

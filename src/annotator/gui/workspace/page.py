@@ -198,11 +198,9 @@ class AnnotatePage(QWidget):
         self._reading_ahead = False
         if ahead is None or ahead[0] != case_id:
             ahead = None
-        if not self.session.open(case_id, ahead[1] if ahead else None):
+        if not self.session.open(case_id, (ahead[1], ahead[2]) if ahead else None):
             return
-        # The images read ahead belong to that view's draft: only with that view.
-        self.images = (ahead[2] if ahead and self.session.view is ahead[1]
-                       else workspace.case_images(self.project, self.user, case_id))
+        self.images = self.session.images  # the view's draft's, read with it
         self.viewer_states = {}
         self.exam = ""
         self.case_list.select(case_id)
@@ -280,10 +278,10 @@ class AnnotatePage(QWidget):
         following = self.case_list.neighbour(case_id, 1)
         if following is None:
             return
-        project, user, session, token = self.project, self.user, self.session, self._ahead_token
+        session, token = self.session, self._ahead_token
 
         def read() -> tuple[AnnotationView, dict[str, list[ImageRecord]]]:
-            return session.read(following), workspace.case_images(project, user, following)
+            return session.read(following)
 
         def wanted(found: tuple[AnnotationView, dict[str, list[ImageRecord]]]) -> None:
             view, images = found

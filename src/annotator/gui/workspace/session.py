@@ -23,7 +23,10 @@ from annotator.services import annotating, workspace_state
 from annotator.services.annotating import AnnotationView
 from annotator.services.rating import SetResult
 from annotator.services.review.kind import CASES  # not services.kinds: judge, SME, stats
+from annotator.store.image_record import ImageRecord
 from annotator.store.project import Project
+
+CaseImages = dict[str, list[ImageRecord]]  # figure -> the exam's images, in order
 
 
 class CaseSession(QObject):
@@ -50,6 +53,7 @@ class CaseSession(QObject):
         self.undo_group = QUndoGroup(self)
         self._stacks: dict[str, QUndoStack] = {}
         self.view: AnnotationView | None = None
+        self.images: CaseImages = {}  # the open case's exams' images (of the view's draft)
         self.labels: dict[str, Any] = {}
         self.state = ""
         # The annotation version each case's screen shows: an edit is written against it, so
@@ -108,27 +112,29 @@ class CaseSession(QObject):
             self._stacks[case_id] = stack
         return self._stacks[case_id]
 
-    def read(self, case_id: str) -> AnnotationView:
-        """The annotator's view of a case, read from the store; touches no widget, so a
-        worker thread may call it (the page reads the next case ahead this way)."""
-        return annotating.view(self.project, self.user, case_id)
+    def read(self, case_id: str) -> tuple[AnnotationView, CaseImages]:
+        """The annotator's view of a case and its exams' images, read from the store in one
+        transaction; touches no widget, so a worker thread may call it (the page reads the
+        next case ahead this way)."""
+        return annotating.view_with_images(self.project, self.user, case_id)
 
-    def open(self, case_id: str, ahead: AnnotationView | None = None) -> bool:
-        """Open a case (saving pending text of the previous one first): the view read ahead
-        (:meth:`read`) at once, its stamp checked on a worker thread (:attr:`stale` when the
-        store changed it meanwhile), else the view read now."""
+    def open(self, case_id: str, ahead: tuple[AnnotationView, CaseImages] | None = None
+             ) -> bool:
+        """Open a case (saving pending text of the previous one first): the view and images
+        read ahead (:meth:`read`) at once, the view's stamp checked on a worker thread
+        (:attr:`stale` when the store changed it meanwhile), else both read now."""
         self.flush()
         self._unverified = None
-        if ahead is not None and ahead.case_id == case_id:
-            view = ahead
+        if ahead is not None and ahead[0].case_id == case_id:
+            view, images = ahead
             self._verify_soon(view)
         else:
             try:
-                view = self.read(case_id)
+                view, images = self.read(case_id)
             except AnnotatorError as exc:
                 self.report(exc)
                 return False
-        self.view = view
+        self.view, self.images = view, images
         self.labels = dict(view.labels)
         self.state = view.state
         self.versions[case_id] = view.version

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,11 +25,12 @@ from annotator.export.croissant import build_croissant
 from annotator.export.diff import release_diff
 from annotator.export.errors import ExportError
 from annotator.export.images import ShippedImage, path_map, rewrite_paths, ship_case_images
+from annotator.export.in_order import in_order
 from annotator.export.manifest import manifest_bytes
 from annotator.export.model import PROVENANCE_KEY, case_problems
 from annotator.export.privacy import check, name_findings
 from annotator.export.rai import rai_fields
-from annotator.export.release_input import HeldBack, ReleaseInput
+from annotator.export.release_input import HeldBack, ReleasedCase, ReleaseInput
 from annotator.export.render_cache import RenderCache
 from annotator.export.settings import CardSettings
 from annotator.export.text_gate import TextVerdicts
@@ -129,23 +131,40 @@ def _write_cases(
     problems: list[str] = []
     renders = RenderCache(data.renders_dir)
     verdicts = TextVerdicts(data.verdicts_dir)
-    for case in data.cases:
-        report(len(shipped), total, f"case {case.case_id}")
+
+    def ship(case: ReleasedCase) -> tuple[list[ShippedImage], list[str]]:
+        found: list[str] = []
         images = ship_case_images(case, data.image_bytes, write,
-                                  include_dicom=options.include_dicom, findings=findings,
+                                  include_dicom=options.include_dicom, findings=found,
                                   renders=renders, verdicts=verdicts)
-        shipped += images
-        final = rewrite_paths(case.release, path_map(case))
-        final[PROVENANCE_KEY] = case.provenance
-        on_disk = {img.path for img in images}
-        problems += [f"case {case.case_id}: {p}" for p in case_problems(final)]
-        problems += [f"case {case.case_id}: image {p} is not in the release"
-                     for p in image_paths(final) if p not in on_disk]
-        cases.append(final)
+        return images, found
+
+    # The cases' images on a few threads (files read and written, rows inflated, bytes
+    # hashed: the GIL is released for each), taken in the cases' order, so the release's
+    # bytes do not depend on which thread finished first.
+    with closing(in_order(ship, data.cases, name="export-case")) as shipped_cases:
+        for case, (images, found) in shipped_cases:
+            report(len(shipped), total, f"case {case.case_id}")
+            findings += found
+            shipped += images
+            cases.append(_final(case, images, problems))
     if problems:
         raise ExportError("the release would break the contract:\n"
                           + "\n".join(f"  {p}" for p in problems))
     return cases, shipped, findings
+
+
+def _final(case: ReleasedCase, images: list[ShippedImage], problems: list[str]
+           ) -> dict[str, Any]:
+    """The case as released (image paths rewritten, provenance added); what breaks the
+    contract is added to ``problems``."""
+    final = rewrite_paths(case.release, path_map(case))
+    final[PROVENANCE_KEY] = case.provenance
+    on_disk = {img.path for img in images}
+    problems += [f"case {case.case_id}: {p}" for p in case_problems(final)]
+    problems += [f"case {case.case_id}: image {p} is not in the release"
+                 for p in image_paths(final) if p not in on_disk]
+    return final
 
 
 def _texts(

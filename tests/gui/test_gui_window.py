@@ -151,6 +151,28 @@ def test_active_time_is_measured_and_stored_on_leaving(qtbot, page, stored) -> N
     assert "active_seconds" not in stored("T2")
 
 
+def test_active_time_on_the_open_case_is_stored_in_one_write_and_no_read(  # type: ignore[no-untyped-def]
+        qtbot, page, stored, gui_project, monkeypatch) -> None:
+    """The periodic save of the open case's time runs on the GUI thread: the store's answer
+    gives the page the new total and version, nothing is read again."""
+    from annotator.domain import labels as L
+    from annotator.services import annotating
+
+    reads: list[str] = []
+    real = annotating.view
+    monkeypatch.setattr(annotating, "view", lambda *a, **k: reads.append(a[2]) or real(*a, **k))
+    page.session.add_active_time("T1", 42.0)
+    page.session.add_active_time("T1", 8.25)
+    assert reads == []
+    assert stored("T1")["active_seconds"] == 50.2  # rounded to a tenth, as stored
+    assert page.session.labels["active_seconds"] == 50.2
+    assert page.session.versions["T1"] == real(gui_project, "a1", "T1").version
+    # The version kept is the store's: the next edit is written, not refused as stale.
+    assert page.session.apply([L.LabelEdit("difficulty", {"value": "hard", "how": "set"})],
+                              "difficulty hard")
+    assert stored("T1")["difficulty"] == {"value": "hard", "how": "set"}
+
+
 def test_an_edit_updates_its_row_without_reloading_the_list(  # type: ignore[no-untyped-def]
     qtbot, page, monkeypatch
 ) -> None:

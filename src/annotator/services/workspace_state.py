@@ -29,7 +29,6 @@ from typing import Any
 from annotator.domain.labels import LabelEdit
 from annotator.domain.states import AnnotationState
 from annotator.errors import StateError, ValidationError
-from annotator.services import annotating
 from annotator.services.rating.engine import SetResult
 from annotator.services.review.kind import CASES  # not services.kinds: judge, SME, stats
 from annotator.store.project import Project
@@ -164,14 +163,16 @@ def add_active_time(
     """
     if seconds <= 0:
         return None
-    current = annotating.view(project, annotator, case_id)
-    if current.state == AnnotationState.SUBMITTED.value:
-        return None
-    before = current.labels.get("active_seconds")
-    total = round((before if isinstance(before, int | float) else 0.0) + seconds, 1)
-    try:
-        return CASES.set_fields(
-            project, annotator, case_id, [LabelEdit("active_seconds", total)], action="active_time"
-        )
-    except StateError:
-        return None
+    # One transaction: the total read and written together (two windows adding time at
+    # once add both), and nothing read again by the caller (``after`` holds the total).
+    with project.tx() as session:
+        loaded = CASES.load(session, annotator, case_id)
+        if loaded.work.state == AnnotationState.SUBMITTED.value:
+            return None
+        before = loaded.work.values.get("active_seconds")
+        total = round((before if isinstance(before, int | float) else 0.0) + seconds, 1)
+        try:
+            return CASES.set_in(session, annotator, loaded, [LabelEdit("active_seconds", total)],
+                                action="active_time")
+        except StateError:  # the case is closed to edits (excluded): time is not kept
+            return None

@@ -52,6 +52,7 @@ class SetResult:
     inverse: list[FieldEdit]
     state: str
     before: dict[str, Any] = field(default_factory=dict)  # key -> the value it replaced
+    after: dict[str, Any] = field(default_factory=dict)  # key -> the value stored now
 
 
 class RatingKind(ABC):
@@ -187,8 +188,9 @@ class RatingKind(ABC):
         old = dict(work.values)
         before = {e.key: old.get(e.key) for e in reversed(checked)}
         changed = [e.key for e in checked if old.get(e.key) != e.value]
+        after = {e.key: e.value for e in checked}
         if not changed:
-            return SetResult(work.version, [], [], work.state, before)
+            return SetResult(work.version, [], [], work.state, before, after)
         new, inverse = apply_edits(old, checked)
         for e in checked:
             record(session, actor, action or self.set_action, key=e.key,
@@ -198,7 +200,7 @@ class RatingKind(ABC):
         if work.state == "assigned":
             work.state = IN_PROGRESS
         session.flush()
-        return SetResult(work.version, changed, inverse, work.state, before)
+        return SetResult(work.version, changed, inverse, work.state, before, after)
 
     def set_field(
         self, project: Project, actor: str, ref: Any, key: str, value: Any,

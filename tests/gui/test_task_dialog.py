@@ -49,3 +49,29 @@ def test_cancel_stops_the_work_at_its_next_safe_point(qtbot: Any) -> None:
     proceed.set()
     qtbot.waitUntil(lambda: bool(done or failed), timeout=5000)
     assert done == [] and isinstance(failed[0], Cancelled)
+
+
+def test_a_report_is_passed_on_before_the_dialog_lets_the_end_through(qtbot: Any) -> None:
+    """A shown modal progress dialog processes events in ``setValue``: the work's end, queued
+    behind a report, may be delivered inside it. The page must hear the report first, so that
+    the end (its bar full) is what it is left showing."""
+    from PySide6.QtCore import QTimer
+
+    from annotator.gui.tasks import TaskProgress
+
+    parent = QWidget()
+    PARENTS.append(parent)
+    qtbot.addWidget(parent)
+    parent.show()
+    progress = TaskProgress(parent, "Working")
+    # Shown by its own clock (as after SHOW_AFTER_MS of work): setValue now processes events.
+    progress.dialog.setMinimumDuration(0)
+    progress.dialog.setValue(1)
+    progress.dialog.setValue(2)
+    assert progress.dialog.isVisible()
+    heard: list[str] = []
+    progress.progressed.connect(lambda fraction, _m: heard.append(f"report {fraction}"))
+    progress._report(0.4, "step")  # queued, as from the worker thread
+    QTimer.singleShot(0, lambda: heard.append("end"))  # queued behind it
+    qtbot.waitUntil(lambda: "end" in heard, timeout=5000)
+    assert heard == ["report 0.4", "end"]

@@ -52,10 +52,12 @@ class TaskProgress(QObject):
 
     @Slot(float, str)
     def _show(self, fraction: float, message: str) -> None:
+        # Passed on first: a modal dialog's setValue processes events, which may deliver
+        # the task's end, and a report passed on after it would show an earlier step.
+        self.progressed.emit(fraction, message)
         if not self.state.cancelled:
             self.dialog.setValue(round(fraction * STEPS))
             self.dialog.setLabelText(message)
-        self.progressed.emit(fraction, message)
 
     def cancel(self) -> None:
         """Ask the work to stop; it stops at its next safe point."""

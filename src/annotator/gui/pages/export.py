@@ -257,6 +257,8 @@ class Page(QWidget):
         self.task.progressed.connect(self._on_progress)
 
     def _on_progress(self, fraction: float, message: str) -> None:
+        if self.task is None:
+            return  # a report that arrives after the end: the bar says done (or failed)
         self.progress.setMaximum(1000)
         self.progress.setValue(round(fraction * 1000))
         self.progress.setFormat(f"%p%  {message}")

@@ -193,3 +193,23 @@ def test_an_edit_updates_its_row_without_reloading_the_list(  # type: ignore[no-
     qtbot.waitUntil(lambda: panel.progress.text() == "1 of 4 submitted")
     assert panel.model.rows[panel.model.row_of("T1")].state == "submitted"
     assert reloads == [] and resets == []  # rows replaced, never the whole list
+
+
+def test_time_on_a_submitted_case_asks_nothing_of_the_store(  # type: ignore[no-untyped-def]
+        qtbot, page, stored, monkeypatch) -> None:
+    """Re-reading a submitted case is not work on it: the service would refuse to keep the
+    time, so the page does not open a transaction to be told so (it runs on the GUI thread
+    at every case switch)."""
+    from annotator.services import workspace_state
+
+    qtbot.keyClick(page.viewer, "A", Qt.KeyboardModifier.ShiftModifier)  # accept all
+    assert page.session.submit()
+    calls: list[str] = []
+    real = workspace_state.add_active_time
+    monkeypatch.setattr(workspace_state, "add_active_time",
+                        lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    page.session.add_active_time("T1", 30.0)
+    assert calls == []
+    assert "active_seconds" not in stored("T1") or stored("T1")["active_seconds"] < 30.0
+    page.session.add_active_time("T2", 30.0)  # another case: the store decides
+    assert calls == ["T2"]

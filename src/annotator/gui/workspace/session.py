@@ -284,6 +284,8 @@ class CaseSession(QObject):
 
     def add_active_time(self, case_id: str, seconds: float) -> None:
         """Store measured active time (outside the undo stack: time cannot be undone)."""
+        if case_id == self.case_id and not self.editable:
+            return  # submitted or excluded: the store keeps no time for it, so ask nothing
         try:
             result = workspace_state.add_active_time(self.project, self.user, case_id, seconds)
         except AnnotatorError as exc:

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from annotator.agreement.options import ReportOptions
 from annotator.domain.labels import IMPORTANCE
 from annotator.errors import AnnotatorError, PermissionDenied
-from annotator.services import annotating, kinds
+from annotator.services import agreement, annotating, kinds
 from annotator.services.agreement import (
     agreement_report,
     forget_cached_report,
@@ -31,7 +32,7 @@ from annotator.services.demo import _label_fully
 from annotator.services.imports import import_cases
 from annotator.services.review import decisions, reopen
 from annotator.store import agreement_stale
-from annotator.store.project import Project
+from annotator.store.project import Project, open_project
 from factories import make_case, write_case_file
 
 OPTIONS = ReportOptions(min_shared=2)  # small projects: pair kappas defined on few units
@@ -147,6 +148,61 @@ def test_one_more_submission_recomputes_one_case(team: Project, tmp_path: Path) 
     after = _assert_equal(team)
     assert point_estimates(team, "cu")["recomputed"] == 0
     assert after["families"] != first["families"]
+
+
+def test_the_sum_is_read_again_only_when_a_write_changed_it(
+    team: Project, project_location: str, tmp_path: Path
+) -> None:
+    """A process keeps the last sum it read (it grows with the rater pairs): unchanged, it
+    is not read again; changed through another connection (another person's process), the
+    next estimates are the changed ones, equal to a fresh process's and the full report's."""
+    rng = random.Random(8)
+    placed = _project(team, tmp_path, 6)
+    for case_id, name in placed[:-2]:
+        _label_fully(team, name, case_id, rng, disagree=0.3)
+        kinds.CASES.submit(team, name, case_id)
+    first = point_estimates(team, "cu")
+    sums_read: list[str] = []
+
+    def watch(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "agreement_stats.stats" in statement:
+            sums_read.append(statement)
+
+    event.listen(team.engine, "before_cursor_execute", watch)
+    try:
+        assert point_estimates(team, "cu")["families"] == first["families"]
+        assert sums_read == []  # nothing changed: the sum is not read again
+        mine = dict(agreement._SUMS)  # what this process keeps; the other process has its own
+        other = open_project(project_location, create=False, backup=False)
+        try:
+            for case_id, name in placed[-2:]:
+                _label_fully(other, name, case_id, rng, disagree=0.3)
+                kinds.CASES.submit(other, name, case_id)
+            from_other = point_estimates(other, "cu")  # the other process writes the sum
+        finally:
+            other.close()
+            agreement._SUMS.clear()
+            agreement._SUMS.update(mine)
+        after = point_estimates(team, "cu")
+        assert sums_read  # the keys changed: read again
+    finally:
+        event.remove(team.engine, "before_cursor_execute", watch)
+    assert after == {**from_other, "recomputed": 0}
+    assert after["families"] != first["families"]
+    fresh = open_project(project_location, create=False, backup=False)
+    try:
+        agreement._SUMS.clear()  # a process that has read nothing yet
+        assert point_estimates(fresh, "cu") == after
+    finally:
+        fresh.close()
+    forget_cached_report(team)
+    full = agreement_report(team, "cu")
+    for mine, section in zip(after["families"], full["families"], strict=True):
+        for name, value in mine["coefficients"].items():
+            expected = section["coefficients"][name]["value"]
+            assert (value is None) == (expected is None), (mine["id"], name)
+            if value is not None:
+                assert value == pytest.approx(expected, abs=1e-12), (mine["id"], name)
 
 
 def test_point_estimates_are_for_curators_only(team: Project) -> None:

@@ -122,16 +122,21 @@ def add_stats(total: Stats, part: Mapping[str, Any], sign: int = 1) -> Stats:
     return out
 
 
-def _mean_pair_kappa(
-    pairs: Mapping[str, Sequence[float]], k: int, weights: Weights, min_shared: int
-) -> float | None:
-    """Mean of the defined Cohen's kappas of the pairs sharing ``min_shared`` units, in the
-    order of the report's columns (pairs of sorted annotator keys); one vectorised pass
-    (:func:`~annotator.agreement.kappa.mean_kappa_batch`), as a project has many pairs."""
+def _pair_tables(pairs: Mapping[str, Sequence[float]], k: int) -> np.ndarray:
+    """The pairs' k x k tables, in the order of the report's columns (pairs of sorted
+    annotator keys), as one array: built once per family, for every kappa of it."""
     ordered = sorted(pairs, key=lambda p: tuple(p.split(PAIR_SEPARATOR)))
-    if not ordered or k < 2:
+    return np.asarray([pairs[p] for p in ordered], dtype=np.float64).reshape(-1, k, k)
+
+
+def _mean_pair_kappa(
+    tables: np.ndarray, k: int, weights: Weights, min_shared: int
+) -> float | None:
+    """Mean of the defined Cohen's kappas of the pairs sharing ``min_shared`` units, in one
+    vectorised pass (:func:`~annotator.agreement.kappa.mean_kappa_batch`), as a project
+    has many pairs."""
+    if not len(tables) or k < 2:
         return None
-    tables = np.asarray([pairs[p] for p in ordered], dtype=np.float64).reshape(-1, k, k)
     tables = tables[tables.sum(axis=(1, 2)) >= max(min_shared, 1)]
     if not len(tables):
         return None
@@ -159,7 +164,7 @@ def family_estimates(
 
     pa = np.asarray(sums["pa"], dtype=np.float64)
     observed = _ratio(pa[0], pa[1])
-    pairs = sums.get("pairs") or {}
+    pairs = _pair_tables(sums.get("pairs") or {}, k)
     eye = agreement_weights(k, None)
     ac2 = choice.weights or "quadratic"
     out: dict[str, float | None] = {

@@ -7,11 +7,13 @@ submitted, submission times, progress per annotator) and hands it to the pure co
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import uuid
 from collections import defaultdict
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -314,14 +316,49 @@ def _digest(pk: uuid.UUID, key: str) -> int:
 
 
 def _reserved(session: Session, lock: bool = False) -> tuple[str | None, dict[str, Any], int]:
-    """The stored code key, sum and inputs hash (``lock``: held until the transaction ends)."""
-    query = select(AgreementStats.case_pk, AgreementStats.key, AgreementStats.stats).where(
+    """The stored code key, sum and inputs hash (``lock``: held until the transaction ends).
+
+    The sum row grows with the rater pairs (300 KB at the bench's 100,000 cases); it is
+    read only when its keys differ from the last sum this process read or wrote for the
+    store (:data:`_SUMS`)."""
+    query = select(AgreementStats.case_pk, AgreementStats.key).where(
         AgreementStats.case_pk.in_(RESERVED))
-    rows = {pk: (key, stats) for pk, key, stats in
-            session.execute(query.with_for_update() if lock else query)}
-    code, totals = rows.get(TOTALS_PK, (None, {}))
-    inputs = rows.get(INPUTS_PK)
-    return code, dict(totals or {}), int(inputs[0], 16) if inputs else 0
+    keys = {pk: key for pk, key in session.execute(query.with_for_update() if lock else query)}
+    code, inputs = keys.get(TOTALS_PK), keys.get(INPUTS_PK)
+    store = _store(session)
+    kept = _SUMS.get(store)
+    if kept is not None and kept.code == code and kept.inputs == inputs:
+        totals = kept.totals
+    else:  # in the same snapshot (or under the same lock) as the keys
+        totals = session.scalar(select(AgreementStats.stats).where(
+            AgreementStats.case_pk == TOTALS_PK)) or {}
+        if code is not None and inputs is not None:
+            _SUMS[store] = _Sums(code, inputs, totals)
+    return code, dict(totals), int(inputs, 16) if inputs else 0
+
+
+@dataclass(frozen=True)
+class _Sums:
+    """A sum row as stored, under its keys: the code key of the sum row and the inputs row's
+    key, the XOR over every case row of a hash of (case, key). A change to any case row, so
+    to the sum, changes the inputs key; the same keys always mean the same sum. The sum and
+    the estimates are shared, never changed in place (``add_stats`` returns a new dict)."""
+
+    code: str
+    inputs: str
+    totals: dict[str, Any]
+    estimates: list[dict[str, Any]] | None = None
+
+
+_SUMS: dict[str, _Sums] = {}  # store (its URL, password hidden) -> the last sum seen
+
+
+def _store(session: Session) -> str:
+    return session.connection().engine.url.render_as_string(hide_password=True)
+
+
+def _store_of(project: Project) -> str:
+    return project.engine.url.render_as_string(hide_password=True)
 
 
 def _rows(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, tuple[str, dict[str, Any]]]:
@@ -352,7 +389,7 @@ def _case_stats_of(session: Session, pks: list[uuid.UUID]) -> dict[uuid.UUID, di
 def _apply(
     session: Session, seen: dict[uuid.UUID, uuid.UUID], keys: dict[uuid.UUID, str],
     fresh: dict[uuid.UUID, dict[str, Any]],
-) -> dict[str, Any]:
+) -> _Sums | None:
     """Write the statistics computed from a read snapshot, in one write transaction.
 
     ``seen`` are the marks the snapshot read; a mark whose token changed since (the case
@@ -364,7 +401,7 @@ def _apply(
     code, totals, inputs = _reserved(session, lock=True)
     if code != _stats_code():  # another version of the code restarted them meanwhile
         _restart(session)
-        return {}
+        return None
     now = agreement_stale.marked(conn, list(seen))
     handle = [pk for pk, token in seen.items() if now.get(pk) == token]
     old = _rows(session, handle)
@@ -383,21 +420,22 @@ def _apply(
     ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals},
          {"case_pk": INPUTS_PK, "key": f"{inputs:064x}", "stats": {}}])
     agreement_stale.clear(conn, cleared)
-    return totals
+    return _Sums(_stats_code(), f"{inputs:064x}", totals)
 
 
-def _refresh(project: Project, fill: bool = True) -> tuple[dict[str, Any], int]:
+def _refresh(project: Project, fill: bool = True) -> tuple[_Sums | None, int]:
     """Bring the stored statistics up to date: the marked cases recomputed (every case if
     the stored ones are from other code or missing; with ``fill`` only), ``REFRESH_CASES``
     at a time, each batch in its own write transaction, so memory stays that of one batch
     however many cases are marked (a clone or new statistics code marks them all). Returns
-    the sum and the number of cases recomputed. The caller checks that the actor is a
-    curator."""
+    the sum under its keys (None while the stored one is from other code and not filled)
+    and the number of cases recomputed. The caller checks that the actor is a curator."""
     with project.read() as session:
-        code, totals, _inputs = _reserved(session)
+        code, _totals, _inputs = _reserved(session)
+    store = _store_of(project)
     if code != _stats_code():
         if not fill:
-            return totals, 0
+            return None, 0
         with project.tx() as session:
             _restart(session)
     recomputed = 0
@@ -411,13 +449,14 @@ def _refresh(project: Project, fill: bool = True) -> tuple[dict[str, Any], int]:
             keys = case_keys(session, list(seen))
             fresh = _case_stats_of(session, list(keys))
         with project.tx() as session:
-            totals = _apply(session, seen, keys, fresh)
+            written = _apply(session, seen, keys, fresh)
+        if written is not None:  # committed: the next read of these keys needs no decoding
+            _SUMS[store] = written
         recomputed += len(keys)
         before = seen
-    if not recomputed:
-        with project.read() as session:
-            totals = _reserved(session)[1]
-    return totals, recomputed
+    with project.read() as session:
+        _reserved(session)  # the keys as they stand now (the sum read only if changed)
+    return _SUMS.get(store), recomputed
 
 
 def _restart(session: Session) -> None:
@@ -449,8 +488,15 @@ def point_estimates(
     """
     with project.read() as session:
         require(session, actor, Action.READ_AGREEMENT)
-    totals, recomputed = _refresh(project)
-    return {"families": estimates(totals, options), "recomputed": recomputed}
+    sums, recomputed = _refresh(project)
+    if sums is None:
+        return {"families": estimates({}, options), "recomputed": recomputed}
+    if options is not None:
+        return {"families": estimates(sums.totals, options), "recomputed": recomputed}
+    if sums.estimates is None:  # the defaults' estimates kept with the sum they came from
+        sums = replace(sums, estimates=estimates(sums.totals))
+        _SUMS[_store_of(project)] = sums
+    return {"families": copy.deepcopy(sums.estimates), "recomputed": recomputed}
 
 
 def report_inputs(session: Session) -> list[Any]:

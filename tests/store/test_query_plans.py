@@ -1,9 +1,10 @@
 """The everyday queries use their indexes, on both stores (what keeps them flat at 100k cases).
 
-Every SELECT the case list, the review and SME queues, one case's history and the status
-counts send is captured and explained: on SQLite no ``SCAN`` of a table that grows with the
-project without an index; on PostgreSQL, with ``enable_seqscan`` off (so the planner takes
-any usable index, however small the tables), no ``Seq Scan`` of one. So are the agreement
+Every SELECT the case list, the review and SME queues, one case's history, the status
+counts and the curator's desk send is captured and explained: on SQLite no ``SCAN`` of a
+table that grows with the project without an index; on PostgreSQL, with ``enable_seqscan``
+off (so the planner takes any usable index, however small the tables), no ``Seq Scan`` of
+one. So are the agreement
 point estimates after one more submission and the cached report's check (issue 27): they
 read the marked cases' rows by id; the marks themselves (``agreement_stale``, the cases
 changed since the last call) are read whole by design.
@@ -23,6 +24,7 @@ from annotator.services import kinds, workspace
 from annotator.services.agreement import agreement_report, point_estimates
 from annotator.services.case_history import case_history
 from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, _label_fully, build_demo
+from annotator.services.desk import desk_snapshot
 from annotator.services.review.queue import case_queue, case_queue_page, open_conflict_totals
 from annotator.services.sme import review as sme_review
 from annotator.services.status import project_status
@@ -107,6 +109,7 @@ def _calls(p: Project) -> dict[str, Callable[[], Any]]:
         "review_next_page": lambda: case_queue_page(
             p, SENIOR, after=case_queue_page(p, SENIOR, limit=2).after, limit=2),
         "desk_conflicts": lambda: open_conflict_totals(p, SENIOR),
+        "desk": lambda: desk_snapshot(p, CURATOR),
         "sme_queue": lambda: sme_review.queue(p, ADA),
         "case_history": lambda: case_history(p, CURATOR, case_id),
         "status": lambda: project_status(p),
@@ -138,6 +141,7 @@ def _one_more_submission(p: Project) -> None:
 
 @pytest.mark.parametrize("name", ["case_list", "case_list_kept", "review_queue",
                                   "review_first_page", "review_next_page", "desk_conflicts",
+                                  "desk",
                                   "sme_queue", "case_history", "status", "agreement_estimates",
                                   "agreement_cached"])
 def test_everyday_queries_use_indexes(demo: Project, name: str) -> None:

@@ -552,6 +552,8 @@ class Decision(Base):
         CheckConstraint(_in("kind", RATING_KINDS), name="kind"),
         # SME decisions always carried a reason in the database; cases' is a code plus text.
         CheckConstraint("kind <> 'sme' OR length(reason) > 0", name="reason"),
+        # A kind's standing decisions (the judge's open conflicts) without the cases' many.
+        Index("ix_decisions_kind_superseded", "kind", "superseded"),
     )
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     kind: Mapped[str] = mapped_column(String(10))

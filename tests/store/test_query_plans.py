@@ -83,6 +83,19 @@ def _captured(project: Project, call: Callable[[], Any]) -> list[tuple[str, Any]
 BY_KIND = r"SEARCH (rated_work)(?: AS \w+)? USING INDEX ix_rated_work_kind_state \(kind=\?\)"
 
 
+# A read of some cases' rows that searches an index without the case in it reads the rows of
+# every case matching the rest (SQLite without table statistics preferred decisions' (kind,
+# superseded) index to its case index for the review queue's page: 21 ms at 100,000 cases).
+SEARCH = r"SEARCH (\w+)(?: AS \w+)? USING (?:COVERING )?INDEX \w+ \((.*)\)"
+
+
+def _not_by_case(statement: str, line: str) -> re.Match[str] | None:
+    found = re.fullmatch(SEARCH, line)
+    if found is None or f"{found[1]}.case_pk IN" not in statement or "case_pk=" in found[2]:
+        return None
+    return found
+
+
 def _full_scans(project: Project, statement: str, parameters: Any, by_kind: bool = False
                 ) -> list[str]:
     with project.engine.connect() as conn:
@@ -90,7 +103,8 @@ def _full_scans(project: Project, statement: str, parameters: Any, by_kind: bool
             plan = [row[-1] for row in conn.exec_driver_sql(
                 "EXPLAIN QUERY PLAN " + statement, parameters)]
             found = [re.fullmatch(r"SCAN (\w+)(?: AS \w+)?", line)
-                     or (re.fullmatch(BY_KIND, line) if by_kind else None) for line in plan]
+                     or (re.fullmatch(BY_KIND, line) if by_kind else None)
+                     or _not_by_case(statement, line) for line in plan]
         else:
             conn.exec_driver_sql("SET enable_seqscan = off")
             plan = [row[0] for row in conn.exec_driver_sql("EXPLAIN " + statement, parameters)]

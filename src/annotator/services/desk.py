@@ -40,7 +40,7 @@ from annotator.services.review.queue import open_conflict_totals
 from annotator.services.sme.results import progress as sme_progress
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
-from annotator.services.users import require, takes_work
+from annotator.services.users import Person, people, require
 from annotator.store import counts
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -262,6 +262,8 @@ class _Own:
     counts: dict[str, dict[str, int]]  # annotator -> annotation state -> assignments
     medians: dict[str, float]
     annotators: list[str]  # every user with the annotator role or with case work, by name
+    people: list[Person]  # every user, as read with the figures
+    raters: dict[str, int]  # the ``rater:`` counters, as read with the figures
     stuck_total: int
     stuck: list[StuckWork]
     work: dict[str, WorkProgress]
@@ -273,8 +275,8 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     # Assignments per annotator and state, per kind, and submissions per day: the counters
     # the writes keep (store.counts), a few rows per annotator and per day, none per case.
     kept = counts.read(session.connection(), skip=("cases:", "images:", "active:"))
-    users = list(session.scalars(select(User)))
-    names = {counts.hexid(u.id): u.name for u in users}
+    users = people(session)
+    names = {u.id.hex: u.name for u in users}
     per_rater: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_day = []
@@ -291,7 +293,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
             work[kind][state] += n
         elif head == "day":
             per_day.append((rest, n))
-    annotators = sorted(set(per_rater) | {u.name for u in users if takes_work(u)})
+    annotators = sorted(set(per_rater) | {u.name for u in users if u.takes_work})
     idle = (
         select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
         .join(Case, Case.id == Annotation.case_pk).join(User, User.id == Annotation.annotator_id)
@@ -312,6 +314,8 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
         medians={names[rater]: median for rater, median in
                  counts.active_medians(session.connection()).items() if rater in names},
         annotators=annotators,
+        people=users,
+        raters={k: n for k, n in kept.items() if k.startswith("rater:")},
         stuck_total=int(total),
         stuck=stuck,
         work={kind: WorkProgress(kind, sum(work[kind].values()),
@@ -324,7 +328,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
 
 def _annotator_rows(project: Project, own: _Own, notes: list[str]) -> list[AnnotatorRow]:
     try:
-        trips = {r.annotator: r for r in roundtrip_status(project)}
+        trips = {r.annotator: r for r in roundtrip_status(project, own.people, own.raters)}
     except AnnotatorError as exc:  # an annotator's offline project: no round trip here
         trips = {}
         notes.append(f"bundles and packages: {exc}")

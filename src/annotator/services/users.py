@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+from collections import defaultdict
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -77,6 +79,30 @@ def allows(session: Session, actor: str, action: Action) -> bool:
     """Whether ``actor`` (a user's name) may take ``action``: what a page asks to show a tab."""
     user = session.scalars(select(User).where(User.name == actor)).first()
     return user is not None and may(user.role_names, action)
+
+
+@dataclass(frozen=True)
+class Person:
+    """A user's id, name and roles, read as plain rows (no ORM object, no lazy load)."""
+
+    id: uuid.UUID
+    name: str
+    roles: tuple[str, ...]
+
+    @property
+    def takes_work(self) -> bool:
+        return may(self.roles, Action.TAKE_ASSIGNED_WORK)
+
+
+def people(session: Session) -> list[Person]:
+    """Every user with their roles, by name: two reads of plain rows. The desk lists every
+    person (302 at the bench's 100,000 cases), where loading them as ORM objects with their
+    roles cost more than every counter behind their rows."""
+    roles: dict[uuid.UUID, list[str]] = defaultdict(list)
+    for user_id, role in session.execute(select(UserRole.user_id, UserRole.role)):
+        roles[user_id].append(role)
+    return [Person(user_id, name, tuple(sorted(roles[user_id])))
+            for user_id, name in session.execute(select(User.id, User.name).order_by(User.name))]
 
 
 def takes_work(user: User) -> bool:

@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from annotator.services.users import takes_work
+from annotator.services.users import Person, people
 from annotator.store import counts
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, SyncBundle, SyncPackage, User
+from annotator.store.schema import Annotation, Case, SyncBundle, SyncPackage
 from annotator.sync.offline import require_curator_side
 
 
@@ -45,20 +45,22 @@ class RoundTripRow:
         }
 
 
-def roundtrip_status(project: Project) -> list[RoundTripRow]:
-    """Per annotator (by name): cases assigned, bundled, returned, and the latest dates."""
+def roundtrip_status(project: Project, everyone: list[Person] | None = None,
+                     raters: dict[str, int] | None = None) -> list[RoundTripRow]:
+    """Per annotator (by name): cases assigned, bundled, returned, and the latest dates.
+    ``everyone`` and ``raters``: the project's people (:func:`people`) and its ``rater:``
+    counters as the caller read them (the desk, which shows both beside these rows)."""
     require_curator_side(project, "the round-trip view")
     rows: list[RoundTripRow] = []
     with project.read() as session:
-        users = [
-            u
-            for u in session.scalars(select(User).order_by(User.name))
-            if takes_work(u)
-        ]
+        users = [u for u in (people(session) if everyone is None else everyone)
+                 if u.takes_work]
         # Cases assigned per annotator from the project counters (store.counts); the case
         # ids are read only for someone with bundles or packages, to match them against.
         assigned_to: dict[str, int] = defaultdict(int)  # rater (hex id) -> cases assigned
-        for key, n in counts.read(session.connection(), prefix="rater:").items():
+        if raters is None:
+            raters = counts.read(session.connection(), prefix="rater:")
+        for key, n in raters.items():
             assigned_to[key.split(":", 2)[1]] += n
         # Every bundle and package in one read each, not two queries per annotator.
         bundles_of: dict[Any, list[SyncBundle]] = defaultdict(list)

@@ -1,1 +1,5 @@
 """gui"""
+
+from annotator.gui.qt_startup import quicken_pyside_imports
+
+quicken_pyside_imports()

@@ -227,6 +227,9 @@ def run_gui(args: argparse.Namespace) -> int:
     scale = getattr(args, "scale", None)
     if scale is not None and not 0.5 <= scale <= 3:
         raise AnnotatorError(f"--scale {scale} is out of range: give a factor from 0.5 to 3")
+    from annotator.gui.collect import pause_for_start
+
+    pause_for_start()  # until the window's first turn (gui/collect.py)
     window = open_window(args)
     from PySide6.QtWidgets import QApplication
 

@@ -43,6 +43,9 @@ def _empty() -> dict[str, Any]:
 
 
 def _workspace(project_dir: str, user: str) -> dict[str, Any]:
+    from annotator.gui.collect import pause_for_start
+
+    pause_for_start()  # as the app starts (gui/app.py)
     from PySide6.QtWidgets import QApplication
 
     from annotator.gui.context import GuiContext

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.types import JSON, String, Text, Uuid
 
@@ -80,6 +80,11 @@ def clone_cases(project: Project, target_cases: int,
         conn = session.connection()
         counts.apply(conn, {k: actual - stored
                             for k, (stored, actual) in counts.drift(conn).items()})
+        if conn.dialect.name == "postgresql":
+            # Rows written in bulk have no planner statistics until autovacuum's next round
+            # (or never, where it is off): the planner then reads every rating to find a
+            # page's 50 cases' (90 ms at 100,000 cases, against 1.5 ms with them).
+            conn.execute(text("ANALYZE"))
     return copies * base.cases
 
 

@@ -50,37 +50,45 @@ class ImageStatus:
 
 def image_statuses(session: Session, case_ids: Iterable[str] | None = None
                    ) -> list[ImageStatus]:
-    """The pixel review status of every image of the cases' current revisions."""
-    query = (select(Case.case_id, CaseImage)
+    """The pixel review status of every image of the cases' current revisions.
+
+    Only the columns shown are read: a whole image row joins its notes (attribution, what
+    de-identification removed, the DICOM header), 13 JSON values an image, which the export's
+    gate decoded for nothing (150 ms of 100 cases' export)."""
+    query = (select(Case.case_id, CaseImage.draft_path, CaseImage.figures, CaseImage.sha256)
              .join(CaseImage, CaseImage.revision_id == Case.current_revision_id)
              .order_by(Case.case_id, CaseImage.draft_path))
     if case_ids is not None:
         query = query.where(Case.case_id.in_(list(case_ids)))
     rows = session.execute(query).all()
-    shas = {image.sha256 for _, image in rows}
-    checks = _by_sha(session, ImageTextCheck, ImageTextCheck.sha256, shas)
-    reviews = _by_sha(session, ImageReview, ImageReview.stored_sha256, shas)
+    shas = sorted({sha for *_rest, sha in rows})
+    checks = _by_sha(session, ImageTextCheck.sha256, shas, ImageTextCheck.flagged,
+                     ImageTextCheck.reasons, ImageTextCheck.boxes)
+    reviews = _by_sha(session, ImageReview.stored_sha256, shas, ImageReview.outcome,
+                      ImageReview.reason)
     out: list[ImageStatus] = []
-    for case_id, image in rows:
-        status = ImageStatus(case_id, image.draft_path, [str(f) for f in image.figures or []],
-                             image.sha256, "unchecked")
-        review = reviews.get(image.sha256)
-        check = checks.get(image.sha256)
+    for case_id, draft_path, figures, sha in rows:
+        status = ImageStatus(case_id, draft_path, [str(f) for f in figures or []], sha,
+                             "unchecked")
+        review = reviews.get(sha)
+        check = checks.get(sha)
         if check is not None:
-            status.reasons, status.boxes = list(check.reasons), list(check.boxes)
-            status.status = "flagged" if check.flagged else "clear"
+            flagged, reasons, boxes = check
+            status.reasons, status.boxes = list(reasons), list(boxes)
+            status.status = "flagged" if flagged else "clear"
         if review is not None:
-            status.status, status.review_reason = review.outcome, review.reason
+            status.status, status.review_reason = review
         out.append(status)
     return out
 
 
-def _by_sha(session: Session, table: Any, column: Any, shas: set[str]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    ordered = sorted(shas)
-    for start in range(0, len(ordered), 500):
-        for row in session.scalars(select(table).where(column.in_(ordered[start:start + 500]))):
-            found[getattr(row, column.key)] = row
+def _by_sha(session: Session, key: Any, shas: list[str], *columns: Any
+            ) -> dict[str, tuple[Any, ...]]:
+    found: dict[str, tuple[Any, ...]] = {}
+    for start in range(0, len(shas), 500):
+        for sha, *values in session.execute(
+                select(key, *columns).where(key.in_(shas[start:start + 500]))):
+            found[sha] = tuple(values)
     return found
 
 

@@ -157,3 +157,25 @@ def test_repeats_are_kept_out_of_plain_queries_but_not_lost(reviewed: Any) -> No
         assert len(s.scalars(select(Annotation)).all()) == 6
         everything = s.scalars(select(Annotation).execution_options(**WITH_REPEATS)).all()
         assert len(everything) == 12
+
+
+def test_work_counts_from_the_counters_are_the_first_ratings_counted(reviewed: Any) -> None:
+    """The agreement report's counts of work per annotator come from the project counters;
+    they equal a count of the annotations (first ratings), repeats present or not."""
+    from sqlalchemy import case as sql_case
+    from sqlalchemy import func
+
+    def counted(s: Any) -> list[tuple[Any, int, int]]:
+        done = func.sum(sql_case((Annotation.state == "submitted", 1), else_=0))
+        return [(r, int(n), int(d)) for r, n, d in s.execute(
+            select(Annotation.annotator_id, func.count(), done)
+            .where(Annotation.withdrawn_at.is_(None))
+            .group_by(Annotation.annotator_id).order_by(Annotation.annotator_id))]
+
+    with reviewed.read() as s:
+        before = counted(s)
+        assert agreement._work_counts(s) == before and len(before) == 2
+    add_repeats(reviewed, "cu", "case", 1.0, 0)
+    _complete(reviewed, "a1", "T1")
+    with reviewed.read() as s:
+        assert agreement._work_counts(s) == counted(s) == before

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import event
 
 from annotator.services import kinds, workspace
-from annotator.services.agreement import agreement_report, point_estimates
+from annotator.services.agreement import agreement_report, point_estimates, release_report
 from annotator.services.case_history import case_history
 from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, _label_fully, build_demo
 from annotator.services.desk import desk_snapshot
@@ -129,6 +129,8 @@ def _calls(p: Project) -> dict[str, Callable[[], Any]]:
         "status": lambda: project_status(p),
         "agreement_estimates": lambda: point_estimates(p, CURATOR),
         "agreement_cached": lambda: agreement_report(p, CURATOR),
+        # What a release of a few cases reads of the agreement (its export's report).
+        "agreement_release": lambda: release_report(p, [case_id]),
     }
 
 
@@ -157,7 +159,7 @@ def _one_more_submission(p: Project) -> None:
                                   "review_first_page", "review_next_page", "desk_conflicts",
                                   "desk",
                                   "sme_queue", "case_history", "status", "agreement_estimates",
-                                  "agreement_cached"])
+                                  "agreement_cached", "agreement_release"])
 def test_everyday_queries_use_indexes(demo: Project, name: str) -> None:
     if name == "agreement_estimates":
         _one_more_submission(demo)

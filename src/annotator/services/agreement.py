@@ -58,13 +58,15 @@ def load_basis(session: Session, case_ids: Collection[str] | None = None) -> Pro
     basis (rules applied there). The annotators' progress counts their work on every case
     either way, so the basis of named cases is the whole basis's, restricted to them."""
     cases = _cases(session, case_ids)
-    query = select(Annotation).where(Annotation.withdrawn_at.is_(None))
     if case_ids is None:
-        active = list(session.scalars(query))
-    else:
+        active = list(session.scalars(select(Annotation).where(
+            Annotation.withdrawn_at.is_(None))))
+    else:  # through the case's index, as _case_stats_of (see _WORK)
         pks = [c.id for c in cases]
         active = [a for start in range(0, len(pks), _CHUNK) for a in session.scalars(
-            query.where(Annotation.case_pk.in_(pks[start:start + _CHUNK])))]
+            select(RatedWork).where(RatedWork.withdrawn_at.is_(None),
+                                    _WORK.case_pk.in_(pks[start:start + _CHUNK])))
+            if isinstance(a, Annotation)]
     return build_basis(_records(session, cases, active), _progress(session))
 
 
@@ -222,13 +224,18 @@ def input_rows(session: Session, case_ids: Collection[str] | None = None) -> lis
                CaseRevision.content_hash)
         .outerjoin(CaseRevision, CaseRevision.id == Case.current_revision_id)
     )
+    # The table's columns, first ratings only, as Annotation reads them: Annotation's own
+    # kind filter led SQLite to the (kind, state) index, every case's work, for a release's
+    # 100 cases (220 ms of its export at 100,000 cases); only case work has a case.
     annotation_query = (
-        select(Annotation.id, Annotation.case_pk, Annotation.annotator_id, Annotation.state,
-               Annotation.version, Annotation.submitted_at, Annotation.withdrawn_at)
+        select(_WORK.id, _WORK.case_pk, _WORK.rater_id, _WORK.state, _WORK.version,
+               _WORK.submitted_at, _WORK.withdrawn_at)
+        .where(_WORK.repeat_of.is_(None))
     )
     if case_ids is None:
         cases = session.execute(case_query.order_by(Case.case_id)).all()
-        annotations = session.execute(annotation_query.order_by(Annotation.id)).all()
+        annotations = session.execute(
+            annotation_query.where(_WORK.kind == "case").order_by(_WORK.id)).all()
     else:
         wanted = sorted(set(case_ids))
         cases = sorted((row for start in range(0, len(wanted), _CHUNK) for row in
@@ -238,7 +245,7 @@ def input_rows(session: Session, case_ids: Collection[str] | None = None) -> lis
         pks = [row.id for row in cases]
         annotations = sorted((row for start in range(0, len(pks), _CHUNK) for row in
                               session.execute(annotation_query.where(
-                                  Annotation.case_pk.in_(pks[start:start + _CHUNK])))),
+                                  _WORK.case_pk.in_(pks[start:start + _CHUNK])))),
                              key=lambda row: str(row.id))
     users = session.execute(
         select(User.id, User.name, UserRole.role)

@@ -26,6 +26,10 @@ def test_the_view_lists_raters_best_first_with_their_figures(
     view = QualityView()
     qtbot.addWidget(view)
     assert view.raters.rowCount() == 0 and "Nothing measured" in view.summary.text()
+    view.show_measuring()  # the desk reads the snapshot off the GUI thread meanwhile
+    assert "Measuring" in view.summary.text() and "Nothing" not in view.summary.text()
+    view.set_snapshot(None)
+    assert "Nothing measured" in view.summary.text()
 
     set_quality_settings(gui_project, "cu", gold=True)
     answer = {"importance:Figure 1": "essential", "importance:Figure 2": "essential",
@@ -39,6 +43,8 @@ def test_the_view_lists_raters_best_first_with_their_figures(
     snap = snapshot(gui_project, "cu")
 
     view.set_snapshot(snap)
+    view.show_measuring()  # a refresh keeps the figures shown until the next snapshot
+    assert "1 gold item(s)" in view.summary.text()
     assert view.raters.columnCount() == len(SUMMARY_HEADERS)
     ranked = [view.raters.item(r, 1).text() for r in range(view.raters.rowCount())]
     assert ranked == [q.rater for q in snap.raters] == ["a1", "a2"]

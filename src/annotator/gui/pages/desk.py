@@ -294,6 +294,7 @@ class DeskPage(QWidget):
         self._intervals_if_stale(snapshot)
         if self.quality_view is not None:
             project, user = self.context.project, self.context.user or ""
+            self.quality_view.show_measuring()  # not "nothing measured" while it is read
             run_in_background(lambda: quality_snapshot(project, user),
                               self.quality_view.set_snapshot, self._quality_failed)
 

@@ -101,6 +101,11 @@ class QualityView(QWidget):
         self.raters.itemSelectionChanged.connect(self._show_selected)
         self.set_snapshot(snapshot)
 
+    def show_measuring(self) -> None:
+        """While a snapshot is read off the GUI thread: say so, keep what is shown."""
+        if self.snapshot is None:
+            self.summary.setText("Measuring each physician's quality…")
+
     def set_snapshot(self, snapshot: QualitySnapshot | None) -> None:
         """Show ``snapshot`` (None: nothing measured yet)."""
         self.snapshot = snapshot

@@ -263,7 +263,7 @@ class _Own:
     medians: dict[str, float]
     annotators: list[str]  # every user with the annotator role or with case work, by name
     people: list[Person]  # every user, as read with the figures
-    raters: dict[str, int]  # the ``rater:`` counters, as read with the figures
+    raters: dict[str, dict[str, int]]  # rater (hex id) -> state -> case work (the counters)
     stuck_total: int
     stuck: list[StuckWork]
     work: dict[str, WorkProgress]
@@ -276,19 +276,16 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     # the writes keep (store.counts), a few rows per annotator and per day, none per case.
     kept = counts.read(session.connection(), skip=("cases:", "images:", "active:"))
     users = people(session)
-    names = {u.id.hex: u.name for u in users}
-    per_rater: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    names = {counts.hexid(u.id): u.name for u in users}
+    raters = counts.rater_states(kept)
+    per_rater = {names[rater]: states for rater, states in raters.items() if rater in names}
     work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_day = []
     for key, n in kept.items():
         if not n:
             continue
         head, _, rest = key.partition(":")
-        if head == "rater":
-            rater, _, state = rest.partition(":")
-            if rater in names:
-                per_rater[names[rater]][state] += n
-        elif head == "work":
+        if head == "work":
             kind, _, state = rest.partition(":")
             work[kind][state] += n
         elif head == "day":
@@ -315,7 +312,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
                  counts.active_medians(session.connection()).items() if rater in names},
         annotators=annotators,
         people=users,
-        raters={k: n for k, n in kept.items() if k.startswith("rater:")},
+        raters=raters,
         stuck_total=int(total),
         stuck=stuck,
         work={kind: WorkProgress(kind, sum(work[kind].values()),

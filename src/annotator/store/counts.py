@@ -37,7 +37,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from math import floor
 from typing import Any
@@ -234,6 +234,18 @@ def read(conn: Connection, prefix: str | None = None, skip: tuple[str, ...] = ()
         low, high = _range(other)
         query = query.where(~(low & high))
     return {key: int(n) for key, n in conn.execute(query)}
+
+
+def rater_states(counters: Mapping[str, int]) -> dict[str, dict[str, int]]:
+    """The ``rater:<id>:<state>`` counters among ``counters``: rater (hex id) -> state ->
+    case work (first ratings), zeros left out."""
+    out: dict[str, dict[str, int]] = {}
+    for key, n in counters.items():
+        if n and key.startswith("rater:"):
+            _head, rater, state = key.split(":", 2)
+            states = out.setdefault(rater, {})
+            states[state] = states.get(state, 0) + n
+    return out
 
 
 def _range(prefix: str) -> tuple[Any, Any]:

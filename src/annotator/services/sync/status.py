@@ -46,10 +46,11 @@ class RoundTripRow:
 
 
 def roundtrip_status(project: Project, everyone: list[Person] | None = None,
-                     raters: dict[str, int] | None = None) -> list[RoundTripRow]:
+                     raters: dict[str, dict[str, int]] | None = None) -> list[RoundTripRow]:
     """Per annotator (by name): cases assigned, bundled, returned, and the latest dates.
-    ``everyone`` and ``raters``: the project's people (:func:`people`) and its ``rater:``
-    counters as the caller read them (the desk, which shows both beside these rows)."""
+    ``everyone`` and ``raters``: the project's people (:func:`people`) and its rater
+    counters (:func:`counts.rater_states`) as the caller read them (the desk, which shows
+    both beside these rows)."""
     require_curator_side(project, "the round-trip view")
     rows: list[RoundTripRow] = []
     with project.read() as session:
@@ -57,11 +58,9 @@ def roundtrip_status(project: Project, everyone: list[Person] | None = None,
                  if u.takes_work]
         # Cases assigned per annotator from the project counters (store.counts); the case
         # ids are read only for someone with bundles or packages, to match them against.
-        assigned_to: dict[str, int] = defaultdict(int)  # rater (hex id) -> cases assigned
         if raters is None:
-            raters = counts.read(session.connection(), prefix="rater:")
-        for key, n in raters.items():
-            assigned_to[key.split(":", 2)[1]] += n
+            raters = counts.rater_states(counts.read(session.connection(), prefix="rater:"))
+        assigned_to = {rater: sum(states.values()) for rater, states in raters.items()}
         # Every bundle and package in one read each, not two queries per annotator.
         bundles_of: dict[Any, list[SyncBundle]] = defaultdict(list)
         for bundle in session.scalars(select(SyncBundle)):

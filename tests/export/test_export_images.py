@@ -42,8 +42,12 @@ def test_a_multi_frame_dicom_ships_its_middle_frame(tmp_path: Path) -> None:
         {"figure": "Figure 1", "image_caption": "Dose map"}]}, [image], {})
     written: dict[str, bytes] = {}
     findings: list[str] = []
-    shipped = ship_case_images(case, lambda sha: data, written.__setitem__,
-                               include_dicom=True, findings=findings)
+
+    def write(rel: str, payload: bytes, sha: str | None = None) -> None:
+        written[rel] = payload
+
+    shipped = ship_case_images(case, lambda sha: data, write, include_dicom=True,
+                               findings=findings)
     assert [s.path for s in shipped] == ["images/C1/figure_1-1.png"]
     assert shipped[0].render is not None
     assert shipped[0].render["frame"] == 7 and shipped[0].render["frames"] == 15

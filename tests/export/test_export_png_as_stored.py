@@ -8,6 +8,7 @@ is re-encoded from pixels, and the gate then scans the shipped bytes either way.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import struct
 import zlib
@@ -17,7 +18,8 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from annotator.export.images import _pixels_png
-from annotator.export.privacy import png_findings, png_pixels_only
+from annotator.export.privacy import png_findings
+from annotator.imaging.png_proof import png_pixels_only
 from annotator.ingest.deidentify import reencode_raster, same_raster
 
 
@@ -58,7 +60,8 @@ def test_a_png_import_wrote_ships_byte_for_byte() -> None:
     for mode in ("L", "RGB"):
         stored = reencode_raster(_png(mode), name="x.png")[0]
         assert png_pixels_only(stored)
-        assert _pixels_png("C1", "x.png", stored) == (stored, True)
+        assert _pixels_png("C1", "x.png", stored) == (
+            stored, hashlib.sha256(stored).hexdigest(), True)
 
 
 def test_a_palette_png_with_transparency_is_pixels_only() -> None:
@@ -90,10 +93,11 @@ def test_a_png_not_proven_pixels_only_is_encoded_again(make) -> None:  # type: i
     data = make()
     assert not png_pixels_only(data)
     try:
-        shipped, proven = _pixels_png("C1", "x.png", data)
+        shipped, sha, proven = _pixels_png("C1", "x.png", data)
     except Exception:  # noqa: BLE001 - a file Pillow refuses is refused, never shipped
         return
     assert not proven  # encoded again: the gate decodes it before it ships
+    assert sha == hashlib.sha256(shipped).hexdigest()
     assert shipped != data and b"Doe^Jane" not in shipped
     assert png_findings(shipped) == [] and png_pixels_only(shipped)
     assert same_raster(shipped, data)

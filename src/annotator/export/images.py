@@ -2,7 +2,7 @@
 
 Every image ships as a PNG under a derived name (case folder, figure, index: never the
 uploaded file's name). A stored PNG that provably holds its pixels alone (as import writes
-them, see :func:`privacy.png_pixels_only`) ships as it is; any other PNG or JPEG is written
+them, see :mod:`annotator.imaging.png_proof`) ships as it is; any other PNG or JPEG is written
 anew from its decoded pixels (as at import: whatever the store holds, only pixels leave).
 DICOM ships as a PNG rendition for the evaluated models, rendered with the file's own
 window; a multi-frame file renders its middle frame (``frames // 2``). The settings used are
@@ -12,12 +12,11 @@ privacy gate reads every file exactly as it is written.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Protocol
 
 from annotator.export.errors import ExportError
 from annotator.export.layout import (
@@ -27,15 +26,20 @@ from annotator.export.layout import (
     safe_case_dir,
     sha256_hex,
 )
-from annotator.export.privacy import image_findings, png_pixels_only
+from annotator.export.privacy import image_findings
 from annotator.export.release_input import ReleasedCase
 from annotator.export.render_cache import RenderCache
 from annotator.export.text_gate import TextVerdicts
+from annotator.imaging.png_proof import pixels_only_proven
 from annotator.imaging.probe import DICOM, PNG, ImageDecodeError
 from annotator.imaging.render import render_png
 from annotator.ingest.deidentify import DeidentifyError, reencode_raster
 
-Writer = Callable[[str, bytes], None]
+
+class Writer(Protocol):
+    """Writes one release file; ``sha`` is its SHA-256 when the caller has hashed it."""
+
+    def __call__(self, rel: str, payload: bytes, sha: str | None = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -84,14 +88,21 @@ def path_map(case: ReleasedCase) -> dict[str, str]:
 
 
 def rewrite_paths(release: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
-    """A copy of the case with ``image_paths`` and ``images[].path`` in the release layout."""
-    case = copy.deepcopy(release)
-    for exam in case.get("imaging_examinations") or []:
-        if isinstance(exam, dict) and isinstance(exam.get("image_paths"), list):
-            exam["image_paths"] = [mapping.get(p, p) for p in exam["image_paths"]]
-    for entry in case.get("images") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-            entry["path"] = mapping.get(entry["path"], entry["path"])
+    """A copy of the case with ``image_paths`` and ``images[].path`` in the release layout.
+
+    Only what changes is copied (the case, its exams and image entries, one level each);
+    the rest is shared with ``release``, which is left as it was."""
+    case = dict(release)
+    if isinstance(case.get("imaging_examinations"), list):
+        case["imaging_examinations"] = [
+            {**exam, "image_paths": [mapping.get(p, p) for p in exam["image_paths"]]}
+            if isinstance(exam, dict) and isinstance(exam.get("image_paths"), list) else exam
+            for exam in case["imaging_examinations"]]
+    if isinstance(case.get("images"), list):
+        case["images"] = [
+            {**entry, "path": mapping.get(entry["path"], entry["path"])}
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str) else entry
+            for entry in case["images"]]
     return case
 
 
@@ -135,23 +146,27 @@ def ship_case_images(
         data = load(img.sha256)
         render: dict[str, Any] | None = None
         dicom_path = None
-        proven = False  # the PNG's rows already inflated and checked (see png_pixels_only)
+        proven = False  # the PNG's rows inflated and checked (see _pixels_png)
         if img.media_type == DICOM:
             out, render = cache.get(img.sha256, partial(_render, case.case_id,
                                                         img.draft_path, data))
             if include_dicom:
                 dicom_path = f"{DICOM_DIR}/{folder}/{PurePosixPath(target).stem}.dcm"
+                dicom_sha = sha256_hex(data)
                 findings += image_findings(f"{case.case_id}: {dicom_path}", data, DICOM)
                 if not img.text_reviewed:
-                    findings += gate.findings(f"{case.case_id}: {dicom_path}", data)
-                write(dicom_path, data)
+                    findings += gate.findings(f"{case.case_id}: {dicom_path}", data, dicom_sha)
+                write(dicom_path, data, dicom_sha)
+            sha = sha256_hex(out)
         else:
-            out, proven = _pixels_png(case.case_id, img.draft_path, data)
+            out, sha, proven = _pixels_png(case.case_id, img.draft_path, data)
+        # Each shipped file is hashed once, here: the gate's verdicts, images.csv and the
+        # manifest all take this hash of the very bytes written.
         findings += image_findings(f"{case.case_id}: {target}", out, PNG, pixels_proven=proven)
         if not img.text_reviewed:
-            findings += gate.findings(f"{case.case_id}: {target}", out)
+            findings += gate.findings(f"{case.case_id}: {target}", out, sha)
         media_type = PNG
-        write(target, out)
+        write(target, out, sha)
         attribution = img.attribution
         shipped.append(ShippedImage(
             image_id=target.removeprefix(f"{IMAGES_DIR}/"), case_id=case.case_id,
@@ -160,7 +175,7 @@ def ship_case_images(
                                         None),
             source_url=_text(attribution.get("source_url")), source_case_url=source_case_url,
             author=_text(attribution.get("author")), license=_text(attribution.get("license")),
-            sha256=sha256_hex(out), media_type=media_type, render=render, dicom_path=dicom_path,
+            sha256=sha, media_type=media_type, render=render, dicom_path=dicom_path,
         ))
     return shipped
 
@@ -173,11 +188,17 @@ def _render(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, dict[str
                           f" {exc}") from exc
 
 
-def _pixels_png(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, bool]:
-    """The PNG to ship, and whether its pixels are proven (it ships as stored)."""
-    if png_pixels_only(data):
-        return data, True  # as import wrote it from decoded pixels: encoding it again adds nothing
+def _pixels_png(case_id: str, draft_path: str, data: bytes) -> tuple[bytes, str, bool]:
+    """The PNG to ship, its SHA-256, and whether its pixels are proven (it ships as stored).
+
+    The stored bytes are hashed here, whatever the store says their hash is, so a proof kept
+    for that hash (:func:`~annotator.imaging.png_proof.pixels_only_proven`) is a proof of
+    these bytes."""
+    sha = sha256_hex(data)
+    if pixels_only_proven(data, sha):
+        return data, sha, True  # as import wrote it from its pixels: encoding it adds nothing
     try:
-        return reencode_raster(data, name=draft_path)[0], False
+        out = reencode_raster(data, name=draft_path)[0]
     except DeidentifyError as exc:
         raise ExportError(f"case {case_id}: {draft_path}: {exc.reason}") from exc
+    return out, sha256_hex(out), False

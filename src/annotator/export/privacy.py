@@ -22,7 +22,7 @@ from typing import Any
 
 from annotator.export.errors import ExportError
 from annotator.imaging.dicom_header import acquisition_label
-from annotator.imaging.limits import MAX_PIXELS_PER_FRAME
+from annotator.imaging.png_proof import PNG_PIXEL_CHUNKS, PNG_SIGNATURE
 from annotator.imaging.probe import DICOM, PNG
 from annotator.ingest.deidentify import read_dicom
 from annotator.ingest.dicom_profile import (
@@ -35,9 +35,6 @@ from annotator.ingest.dicom_profile import (
     WRITTEN,
 )
 from annotator.ingest.dicom_terms import DEID_CODE, DEID_METHOD, TEXT_VRS, allowed_term, values_of
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"})
 
 
 class PrivacyError(ExportError):
@@ -56,8 +53,8 @@ def image_findings(label: str, data: bytes, media_type: str, *, pixels_proven: b
                    ) -> list[str]:
     """Why one release file cannot be shown clean (empty: it is pixels and allowed header).
 
-    ``pixels_proven``: :func:`png_pixels_only` already inflated and checked the PNG's every
-    row, which proves it decodes; it is not decoded a second time."""
+    ``pixels_proven``: :func:`~annotator.imaging.png_proof.png_pixels_only` already inflated
+    and checked the PNG's every row, which proves it decodes; it is not decoded again."""
     if media_type == PNG:
         return [f"{label}: {item}" for item in png_findings(data, pixels_proven=pixels_proven)]
     if media_type == DICOM:
@@ -94,71 +91,6 @@ def png_findings(data: bytes, *, pixels_proven: bool = False) -> list[str]:
     if not found and not pixels_proven and not _decodes(data):
         found.append("the PNG does not decode")
     return found
-
-
-_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # IHDR colour type -> samples per pixel
-# IHDR colour type -> the bit depths the PNG specification allows with it (11.2.2).
-_PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
-
-
-def png_pixels_only(data: bytes) -> bool:
-    """Whether a PNG provably holds its pixels and nothing else, by parsing it alone.
-
-    Stricter than :func:`png_findings`, so that a PNG the app wrote at import can ship as it
-    is instead of being encoded again: pixel chunks only, each with a valid CRC, IHDR first
-    (valid, not interlaced), IEND last and nothing after it, and the IDAT data one complete
-    zlib stream with nothing after it that inflates to exactly the rows the IHDR declares,
-    each with a valid filter type, a bit depth the colour type allows and a palette image's
-    palette before its pixels: what a decoder needs, so a PNG that passes decodes. Any other
-    PNG is re-encoded from its pixels; either way the shipped bytes still go through
-    :func:`png_findings`.
-    """
-    chunks = _png_chunks(data)
-    if not chunks or chunks[0][0] != b"IHDR" or chunks[-1][0] != b"IEND":
-        return False
-    if any(kind not in PNG_PIXEL_CHUNKS for kind, _ in chunks) or len(chunks[0][1]) != 13:
-        return False
-    width, height, depth, colour, method, filtering, interlace = struct.unpack(
-        ">IIBBBBB", chunks[0][1])
-    if (colour not in _PNG_CHANNELS or depth not in _PNG_DEPTHS[colour] or method or filtering
-            or interlace or not 0 < width * height <= MAX_PIXELS_PER_FRAME):
-        return False
-    kinds = [kind for kind, _ in chunks]
-    if colour == 3 and (b"PLTE" not in kinds or kinds.index(b"PLTE") > kinds.index(b"IDAT")):
-        return False  # a palette image without its palette before the pixels
-    stride = 1 + (width * depth * _PNG_CHANNELS[colour] + 7) // 8
-    inflater = zlib.decompressobj()
-    try:
-        rows = inflater.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"),
-                                   stride * height + 1)
-    except zlib.error:
-        return False
-    if (len(rows) != stride * height or not inflater.eof or inflater.unused_data
-            or inflater.unconsumed_tail):
-        return False
-    return max(rows[::stride]) <= 4  # filter types 0..4
-
-
-def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]] | None:
-    """``[(type, body)]`` of a PNG whose every chunk is whole with a valid CRC and that ends
-    right after IEND; None for any other file."""
-    if not data.startswith(PNG_SIGNATURE):
-        return None
-    chunks: list[tuple[bytes, bytes]] = []
-    pos = len(PNG_SIGNATURE)
-    while pos + 12 <= len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        end = pos + 12 + length
-        if end > len(data):
-            return None
-        (crc,) = struct.unpack(">I", data[end - 4:end])
-        if zlib.crc32(data[pos + 4:end - 4]) != crc:
-            return None
-        chunks.append((kind, data[pos + 8:end - 4]))
-        pos = end
-        if kind == b"IEND":
-            return chunks if pos == len(data) else None
-    return None
 
 
 def _decodes(data: bytes) -> bool:

@@ -34,9 +34,10 @@ class TextVerdicts:
         self.folder = folder
         self._memory: dict[str, str] = {}
 
-    def findings(self, label: str, data: bytes) -> list[str]:
-        """Why ``data`` cannot ship unreviewed (empty: the detector reads no text)."""
-        sha = hashlib.sha256(data).hexdigest()
+    def findings(self, label: str, data: bytes, sha: str | None = None) -> list[str]:
+        """Why ``data`` cannot ship unreviewed (empty: the detector reads no text); ``sha``
+        is the SHA-256 of ``data`` when the caller has just computed it."""
+        sha = sha or hashlib.sha256(data).hexdigest()
         verdict = self._memory.get(sha)
         if verdict is None:
             try:

@@ -24,7 +24,13 @@ from annotator.export.counts import distributions, image_paths, json_counts
 from annotator.export.croissant import build_croissant
 from annotator.export.diff import release_diff
 from annotator.export.errors import ExportError
-from annotator.export.images import ShippedImage, path_map, rewrite_paths, ship_case_images
+from annotator.export.images import (
+    ShippedImage,
+    Writer,
+    path_map,
+    rewrite_paths,
+    ship_case_images,
+)
 from annotator.export.in_order import in_order
 from annotator.export.manifest import manifest_bytes
 from annotator.export.model import PROVENANCE_KEY, case_problems
@@ -91,11 +97,11 @@ def write_release(
     tmp = staging_dir(out, "export")
     checksums: dict[str, str] = {}
 
-    def write(rel: str, payload: bytes) -> None:
+    def write(rel: str, payload: bytes, sha: str | None = None) -> None:
         target = tmp / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(payload)
-        checksums[rel] = L.sha256_hex(payload)
+        checksums[rel] = sha or L.sha256_hex(payload)
 
     try:
         cases, shipped, findings = _write_cases(data, options, write, report, total)
@@ -122,7 +128,7 @@ def write_release(
 
 
 def _write_cases(
-    data: ReleaseInput, options: ExportOptions, write: Callable[[str, bytes], None],
+    data: ReleaseInput, options: ExportOptions, write: Writer,
     report: Callable[[int, int, str], None], total: int,
 ) -> tuple[list[dict[str, Any]], list[ShippedImage], list[str]]:
     cases: list[dict[str, Any]] = []

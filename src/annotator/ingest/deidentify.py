@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from annotator.errors import AnnotatorError
 from annotator.imaging.limits import check_raster_size
+from annotator.imaging.png_proof import PNG_PIXEL_CHUNKS, PNG_SIGNATURE
 from annotator.ingest.dicom_profile import apply_profile, native_pixels
 
 if TYPE_CHECKING:
@@ -222,10 +223,6 @@ def reencode_raster(data: bytes, *, name: str, decoded: Image.Image | None = Non
     removed = [f"{source_format} {key} removed" for key in carried]
     removed.append(f"{source_format} re-encoded as PNG from its pixels (no metadata kept)")
     return out, removed
-
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"})
 
 
 def only_pixel_chunks(data: bytes) -> bool:

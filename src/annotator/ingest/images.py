@@ -34,6 +34,7 @@ from annotator.domain.checks import ImageUse
 from annotator.errors import AnnotatorError
 from annotator.imaging._raster import raster_pixels
 from annotator.imaging.limits import MAX_FILE_BYTES
+from annotator.imaging.png_proof import pixels_only_proven
 from annotator.imaging.probe import (
     JPEG,
     PNG,
@@ -267,6 +268,10 @@ def load_image(settings: LoadSettings, location: Path, draft_path: str) -> _Clea
             warnings.simplefilter("ignore")
             header = header_of(dataset)
     sha = hashlib.sha256(data).hexdigest()
+    if settings.deidentify and not info.is_dicom:
+        # The PNG just written from its pixels, proven so once (here, on the import's
+        # workers), not by every export that ships it (imaging/png_proof.py).
+        pixels_only_proven(data, sha)
     check = None
     if settings.check_pixels and sha not in settings.checked:
         # The probe's decode is reused: a DICOM's parse, a PNG's or JPEG's pixels.

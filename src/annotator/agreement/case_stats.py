@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any
 
 import numpy as np
@@ -125,8 +125,13 @@ def add_stats(total: Stats, part: Mapping[str, Any], sign: int = 1) -> Stats:
 def _pair_tables(pairs: Mapping[str, Sequence[float]], k: int) -> np.ndarray:
     """The pairs' k x k tables, in the order of the report's columns (pairs of sorted
     annotator keys), as one array: built once per family, for every kappa of it."""
-    ordered = sorted(pairs, key=lambda p: tuple(p.split(PAIR_SEPARATOR)))
-    return np.asarray([pairs[p] for p in ordered], dtype=np.float64).reshape(-1, k, k)
+    # The separator sorts below every character of a key, so the joined keys sort as the
+    # (first, second) tuples do; the tables are read straight into one flat array (300
+    # pairs of 8 families at the bench's 100,000 cases: most of the estimates' time).
+    ordered = sorted(pairs)
+    flat = np.fromiter(chain.from_iterable(map(pairs.__getitem__, ordered)), dtype=np.float64,
+                       count=len(ordered) * k * k)
+    return flat.reshape(-1, k, k)
 
 
 def _mean_pair_kappa(

@@ -495,7 +495,22 @@ def point_estimates(
     """
     with project.read() as session:
         require(session, actor, Action.READ_AGREEMENT)
-    sums, recomputed = _refresh(project)
+    return _estimates(project, *_refresh(project), options)
+
+
+def estimates_and_report(project: Project, actor: str) -> tuple[dict[str, Any],
+                                                                 dict[str, Any] | None]:
+    """:func:`point_estimates` and :func:`current_report` together (the desk's headline):
+    one permission check and one refresh of the statistics for both. Curators only."""
+    with project.read() as session:
+        require(session, actor, Action.READ_AGREEMENT)
+    found = _estimates(project, *_refresh(project), None)
+    with project.read() as session:
+        return found, _cached(session, ReportOptions())[1]
+
+
+def _estimates(project: Project, sums: _Sums | None, recomputed: int,
+               options: ReportOptions | None) -> dict[str, Any]:
     if sums is None:
         return {"families": estimates({}, options), "recomputed": recomputed}
     if options is not None:

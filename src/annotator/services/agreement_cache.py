@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,9 @@ from annotator.store.settings import AGREEMENT_CACHE, clear_family, get_setting
 _CODE = ("agreement", "export/agreement.py", "services/agreement.py")
 
 
+@lru_cache(maxsize=1)
 def _code_fingerprint() -> str:
+    """The source of the agreement code, read once: a running process's code is fixed."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for part in _CODE:

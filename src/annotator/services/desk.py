@@ -34,7 +34,7 @@ from annotator.agreement.tables import headline
 from annotator.domain.permissions import Action, may, refusal
 from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
-from annotator.services.agreement import current_report, point_estimates
+from annotator.services.agreement import estimates_and_report
 from annotator.services.kinds import waiting_elsewhere
 from annotator.services.review.queue import open_conflict_totals
 from annotator.services.sme.results import progress as sme_progress
@@ -364,8 +364,7 @@ def _agreement(
     the cached full report when it is current; the report itself is never computed here."""
     if not may(roles, Action.READ_AGREEMENT):
         return None, refusal(Action.READ_AGREEMENT, reader), True
-    estimates = point_estimates(project, reader)
-    report = current_report(project, reader)
+    estimates, report = estimates_and_report(project, reader)
     sections = {s["id"]: s for s in report["families"]} if report else {}
     families = []
     for family in estimates["families"]:

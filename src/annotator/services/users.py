@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -89,7 +90,7 @@ class Person:
     name: str
     roles: tuple[str, ...]
 
-    @property
+    @cached_property  # asked of every person, twice, by the desk
     def takes_work(self) -> bool:
         return may(self.roles, Action.TAKE_ASSIGNED_WORK)
 

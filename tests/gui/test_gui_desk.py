@@ -189,3 +189,17 @@ def test_the_desk_shows_the_quality_view_to_seniors(  # type: ignore[no-untyped-
     assert view is not None
     qtbot.waitUntil(lambda: view.snapshot is not None, timeout=15_000)
     assert view.snapshot.as_json() == snapshot(gui_project, "cu").as_json()
+
+
+def test_the_annotator_table_fits_the_pane_at_1366(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(user="cu")
+    window.resize(1366, 768)
+    window.show()
+    page = _desk(window, qtbot)
+    table = page.annotator_table
+    qtbot.waitUntil(lambda: table.model().rowCount() > 0, timeout=15_000)
+    header = table.horizontalHeader()
+    qtbot.waitUntil(lambda: header.length() > 0)
+    # Every column, "Median time" last, without scrolling sideways.
+    assert header.length() <= table.viewport().width()
+    assert not table.horizontalScrollBar().isVisible()

@@ -57,4 +57,9 @@ class AnnotatorTableModel(RowsModel):
         if (role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal
                 and 0 <= section < len(COLUMNS)):
             return COLUMNS[section][1] or None
+        if (role == DISPLAY and orientation == Qt.Orientation.Horizontal
+                and 0 < section < len(COLUMNS)):
+            # Two-word headings on two lines: the numbers under them are narrow, and the
+            # eight columns then fit the desk's pane at 1366 px without scrolling sideways.
+            return self.HEADERS[section].replace(" ", "\n")
         return super().headerData(section, orientation, role)

@@ -295,8 +295,12 @@ __all__ = ["LabelsPanel", "choice_row", "set_widget_text", "show_choice"]
 
 def _suggestion_row(
     button_text: str, tooltip: str, name: str, accept: Any
-) -> tuple[QLabel, QHBoxLayout]:
-    """The draft's suggestion (shown apart from labels) with its explicit accept button."""
+) -> tuple[QLabel, QWidget]:
+    """The draft's suggestion (shown apart from labels) with its explicit accept button.
+
+    The row is a widget of its own: a form lays out a nested layout at the button's height,
+    which clipped a suggestion wrapped onto two lines; a widget passes the wrapped label's
+    height for its width on to the form."""
     label = QLabel()
     label.setObjectName("suggestion")
     label.setWordWrap(True)
@@ -304,7 +308,9 @@ def _suggestion_row(
     button.setToolTip(tooltip)
     button.setObjectName(name)
     button.clicked.connect(accept)
-    row = QHBoxLayout()
-    row.addWidget(label, 1)
-    row.addWidget(button)
+    row = QWidget()
+    line = QHBoxLayout(row)
+    line.setContentsMargins(0, 0, 0, 0)
+    line.addWidget(label, 1)
+    line.addWidget(button)
     return label, row

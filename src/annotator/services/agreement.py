@@ -172,9 +172,7 @@ def current_report(project: Project, actor: str) -> dict[str, Any] | None:
     the background when it is not (at 100,000 cases a full report takes minutes).
     Curators only.
     """
-    with project.read() as session:
-        require(session, actor, Action.READ_AGREEMENT)
-    _refresh(project)
+    _curators_refresh(project, actor)
     with project.read() as session:
         return _cached(session, ReportOptions())[1]
 
@@ -493,20 +491,23 @@ def point_estimates(
     Returns ``{"families": [{"id", "title", "level", "n_units", "coefficients"}],
     "recomputed": cases recomputed by this call}``.
     """
-    with project.read() as session:
-        require(session, actor, Action.READ_AGREEMENT)
-    return _estimates(project, *_refresh(project), options)
+    return _estimates(project, *_curators_refresh(project, actor), options)
 
 
 def estimates_and_report(project: Project, actor: str) -> tuple[dict[str, Any],
                                                                  dict[str, Any] | None]:
     """:func:`point_estimates` and :func:`current_report` together (the desk's headline):
     one permission check and one refresh of the statistics for both. Curators only."""
-    with project.read() as session:
-        require(session, actor, Action.READ_AGREEMENT)
-    found = _estimates(project, *_refresh(project), None)
+    found = _estimates(project, *_curators_refresh(project, actor), None)
     with project.read() as session:
         return found, _cached(session, ReportOptions())[1]
+
+
+def _curators_refresh(project: Project, actor: str) -> tuple[_Sums | None, int]:
+    """:func:`_refresh` for a curator (``actor`` is checked first)."""
+    with project.read() as session:
+        require(session, actor, Action.READ_AGREEMENT)
+    return _refresh(project)
 
 
 def _estimates(project: Project, sums: _Sums | None, recomputed: int,

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
+import pytest
+
+from annotator.export import privacy
 from annotator.export.images import ship_case_images
 from annotator.export.layout import release_file_names, safe_case_dir
 from annotator.export.release_input import ReleasedCase, SourceImage
+from annotator.export.render_cache import RenderCache
+from annotator.export.text_gate import TextVerdicts
+from annotator.imaging import png_proof
 
 
 def test_case_folders_are_safe_and_never_collide() -> None:
@@ -59,3 +66,38 @@ def test_a_multi_frame_dicom_ships_its_middle_frame(tmp_path: Path) -> None:
     # pydicom's test file was never de-identified: the gate names the DICOM copy only, the
     # rendition is pixels.
     assert findings and all(f.startswith("C1: dicom/C1/figure_1-1.dcm:") for f in findings)
+
+
+def test_a_dicom_rendition_is_proven_once_then_not_decoded_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The rendition is a PNG the app wrote: its pixels-only proof is kept by its hash like an
+    # imported PNG's, so a later export's gate walks its chunks without decoding it.
+    from pydicom.data import get_testdata_file
+
+    monkeypatch.setenv("ANNOTATOR_CACHE", str(tmp_path / "user-cache"))
+    monkeypatch.setattr(png_proof, "_PROVEN", set())
+    data = Path(get_testdata_file("CT_small.dcm", download=False)).read_bytes()
+    image = SourceImage("ct/ct.dcm", "sha", "application/dicom", ("Figure 1",), None, None,
+                        {"license": "CC0-1.0"})
+    case = ReleasedCase("C1", {"imaging_examinations": [{"figure": "Figure 1"}]}, [image], {})
+    renders = RenderCache(tmp_path / "renders")
+
+    def ship() -> dict[str, bytes]:
+        written: dict[str, bytes] = {}
+        findings: list[str] = []
+        ship_case_images(case, lambda sha: data, lambda rel, payload, sha=None:
+                         written.__setitem__(rel, payload), include_dicom=False,
+                         findings=findings, renders=renders, verdicts=TextVerdicts(None))
+        assert findings == []
+        return written
+
+    first = ship()
+    rendition = first["images/C1/figure_1-1.png"]
+    assert png_proof.pixels_only_proven(rendition, hashlib.sha256(rendition).hexdigest())
+
+    def no_decoding(_data: bytes) -> bool:
+        raise AssertionError("the gate decoded a proven rendition again")
+
+    monkeypatch.setattr(privacy, "_decodes", no_decoding)
+    monkeypatch.setattr(png_proof, "_PROVEN", set())  # a later process: the kept proof
+    assert ship() == first

@@ -146,7 +146,7 @@ def ship_case_images(
         data = load(img.sha256)
         render: dict[str, Any] | None = None
         dicom_path = None
-        proven = False  # the PNG's rows inflated and checked (see _pixels_png)
+        proven = False  # the PNG's rows inflated and checked (see png_proof)
         if img.media_type == DICOM:
             out, render = cache.get(img.sha256, partial(_render, case.case_id,
                                                         img.draft_path, data))
@@ -158,6 +158,9 @@ def ship_case_images(
                     findings += gate.findings(f"{case.case_id}: {dicom_path}", data, dicom_sha)
                 write(dicom_path, data, dicom_sha)
             sha = sha256_hex(out)
+            # A rendition the render cache kept was proven when first rendered: the gate
+            # does not decode it again at every export.
+            proven = pixels_only_proven(out, sha)
         else:
             out, sha, proven = _pixels_png(case.case_id, img.draft_path, data)
         # Each shipped file is hashed once, here: the gate's verdicts, images.csv and the

@@ -153,3 +153,12 @@ def test_a_png_proven_pixels_only_decodes(data: bytes) -> None:
 ])
 def test_what_a_decoder_refuses_is_not_proven(make) -> None:  # type: ignore[no-untyped-def]
     assert not png_pixels_only(make())
+
+
+def test_the_gate_reads_every_chunk_even_of_a_proven_png() -> None:
+    # A proof spares the gate the decode and the CRCs (it checked both on the same bytes),
+    # never the chunk walk: were a proof ever wrong, a non-pixel chunk is still found.
+    data = _png(pnginfo=_text_info())
+    assert png_findings(data, pixels_proven=True) == [
+        "PNG 'tEXt' chunk present (only pixel chunks may ship)"]
+    assert png_findings(data + b"Doe", pixels_proven=True)[-1] == "3 bytes after the PNG's IEND"

@@ -12,6 +12,7 @@ release promises pseudonyms only). Burned-in text inside the pixels is not detec
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import struct
@@ -64,22 +65,26 @@ def image_findings(label: str, data: bytes, media_type: str, *, pixels_proven: b
 
 
 def png_findings(data: bytes, *, pixels_proven: bool = False) -> list[str]:
-    """Every chunk that is not pixels, every structural fault; a PNG that does not decode
-    (not decoded again when ``pixels_proven``, see :func:`image_findings`)."""
+    """Every chunk that is not pixels, every structural fault; a PNG that does not decode.
+
+    With ``pixels_proven`` (see :func:`image_findings`) the PNG is not decoded and its CRCs
+    are not computed again: the proof checked both on these very bytes. Every chunk's type
+    and length are still read here."""
     if not data.startswith(PNG_SIGNATURE):
         return ["not a PNG file"]
     found: list[str] = []
+    view = memoryview(data)  # the CRC reads each chunk in place, not a copy of it
     pos = len(PNG_SIGNATURE)
     while True:
         if pos + 12 > len(data):
             return found + ["the PNG ends before its IEND chunk"]
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        length, kind = struct.unpack_from(">I4s", data, pos)
         end = pos + 12 + length
         label = kind.decode("latin-1")
         if end > len(data):
             return found + [f"PNG chunk {label!r} is truncated"]
-        (crc,) = struct.unpack(">I", data[end - 4:end])
-        if zlib.crc32(data[pos + 4:end - 4]) != crc:
+        (crc,) = struct.unpack_from(">I", data, end - 4)
+        if not pixels_proven and zlib.crc32(view[pos + 4:end - 4]) != crc:
             return found + [f"PNG chunk {label!r} has a bad CRC"]
         if kind not in PNG_PIXEL_CHUNKS:
             found.append(f"PNG {label!r} chunk present (only pixel chunks may ship)")
@@ -199,6 +204,16 @@ def _uncontrolled(elem: Any) -> bool:
     return not all(allowed_term(keyword, v) for v in values)
 
 
+@functools.lru_cache(maxsize=4)
+def _name_patterns(names: tuple[str, ...]
+                   ) -> tuple[list[tuple[str, re.Pattern[str]]], re.Pattern[str] | None]:
+    """Each name's pattern and the one for any of them (None without names): compiled once
+    per set of users, not at every export (302 users at the bench's 100,000 cases)."""
+    if not names:
+        return [], None
+    return [(n, _name_pattern(n)) for n in names], _any_name_pattern(list(names))
+
+
 def _name_pattern(name: str) -> re.Pattern[str]:
     """The name as whole words, any case. "No word character before it" is checked after its
     first letter (the same test, one character further back), so that the search still
@@ -234,19 +249,25 @@ def _any_name_pattern(names: list[str]) -> re.Pattern[str]:
             body = f"(?:{body})"
         return "".join(chain) + body
 
-    return re.compile(r"(?<!\w)(?:" + alternatives(trie) + r")(?!\w)", re.IGNORECASE)
+    # The names' first letters as a set, "no word character before it" tested after it (as
+    # in _name_pattern): the search skips ahead to those letters, 2x faster on a release.
+    firsts = "".join(trie)
+    branches = "|".join(f"(?<={first}){alternatives(child)}" for first, child in trie.items())
+    return re.compile(f"[{firsts}]" + r"(?<!\w(?s:.))(?:" + branches + r")(?!\w)",
+                      re.IGNORECASE)
 
 
 def name_findings(texts: Mapping[str, bytes], names: Iterable[str]) -> list[str]:
     """Every line of the release's text files that names a project user."""
-    patterns = [(n, _name_pattern(n)) for n in sorted(set(names)) if n.strip()]
-    if not patterns:
+    patterns, anyone = _name_patterns(tuple(sorted({n for n in names if n.strip()})))
+    if anyone is None:
         return []
-    anyone = _any_name_pattern([n for n, _ in patterns])
     found: list[str] = []
     named: dict[str, list[str]] = {}  # line -> the names in it: JSON repeats most lines
     for path in sorted(texts):
         text = texts[path].decode("utf-8", errors="replace")
+        if not anyone.search(text):  # no line can match where the whole text does not
+            continue
         for number, line in enumerate(text.splitlines(), start=1):
             hits = named.get(line)
             if hits is None:  # which names, asked only of a line that names somebody

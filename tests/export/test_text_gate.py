@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from annotator.bench.text_images import text_image
+from annotator.export import text_gate
 from annotator.export.text_gate import TextVerdicts
 from annotator.imaging import burned_text
 from annotator.ingest.pixel_text import check_pixels
@@ -26,6 +27,7 @@ def reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[bytes]:
     """The images the detector really reads (a cache hit is not one); a private user cache."""
     burned_text.ocr_version()  # the test needs Tesseract (Debian: tesseract-ocr-eng)
     monkeypatch.setenv("ANNOTATOR_CACHE", str(tmp_path / "user-cache"))
+    monkeypatch.setattr(text_gate, "_SEEN", {})  # a fresh process
     seen: list[bytes] = []
     detect: Callable[..., list[burned_text.TextBox]] = burned_text.find_text_in_image
 
@@ -37,14 +39,17 @@ def reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[bytes]:
     return seen
 
 
-def test_a_verdict_is_reused_for_the_same_bytes_and_detector(reads: list[bytes],
-                                                            tmp_path: Path) -> None:
+def test_a_verdict_is_reused_for_the_same_bytes_and_detector(
+        reads: list[bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "text-verdicts"
     assert TextVerdicts(folder).findings("R1: a.png", TEXT)
     assert not TextVerdicts(folder).findings("R1: b.png", CLEAN)
     assert len(reads) == 2
     again = TextVerdicts(folder)  # a later export
     assert again.findings("R2: a.png", TEXT) and not again.findings("R2: b.png", CLEAN)
+    assert len(reads) == 2
+    monkeypatch.setattr(text_gate, "_SEEN", {})  # a later process: the folder's verdicts
+    assert TextVerdicts(folder).findings("R3: a.png", TEXT)
     assert len(reads) == 2
 
 
@@ -63,6 +68,7 @@ def test_a_changed_detector_reads_the_image_again(reads: list[bytes], tmp_path: 
     for kept in folder.rglob("*"):
         if kept.is_file():
             kept.write_text("clean", "ascii")
+    monkeypatch.setattr(text_gate, "_SEEN", {})  # a later process reads the folder
     assert not TextVerdicts(folder).findings("R1: a.png", TEXT)  # the same detector: kept
     monkeypatch.setattr(burned_text, "detector_version", lambda: "newer-detector")
     assert TextVerdicts(folder).findings("R1: a.png", TEXT)

@@ -9,6 +9,7 @@ better) but are shown at green light and in the export's pre-flight list.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,19 +33,19 @@ def _steps(case: dict[str, Any]) -> list[dict[str, Any]]:
 def structure_problems(case: dict[str, Any]) -> list[str]:
     """Rules across keys: unique figures, exactly one step per exam, steps naming exams."""
     # Only string figures can name an exam; a wrong type is already a schema problem.
-    figures = [f for e in _exams(case) if isinstance(f := e.get("figure"), str)]
+    figures = Counter(f for e in _exams(case) if isinstance(f := e.get("figure"), str))
     problems = [
-        f"imaging_examinations: figure {f!r} appears {figures.count(f)} times"
-        for f in sorted({f for f in figures if figures.count(f) > 1}, key=str)
+        f"imaging_examinations: figure {f!r} appears {n} times"
+        for f, n in sorted(figures.items()) if n > 1
     ]
     sources = [s for step in _steps(case) if isinstance(s := step.get("source"), str)]
     for i, source in enumerate(sources):
         if source not in figures:
             problems.append(f"diagnostic_steps[{i}].source: {source!r} names no exam")
-    for figure in dict.fromkeys(figures):
-        count = sources.count(figure)
-        if count != 1:
-            problems.append(f"{figure}: {count} diagnostic steps (exactly one per exam)")
+    steps = Counter(sources)
+    for figure in figures:  # in the exams' order (a Counter keeps first appearance)
+        if steps[figure] != 1:
+            problems.append(f"{figure}: {steps[figure]} diagnostic steps (exactly one per exam)")
     return problems
 
 

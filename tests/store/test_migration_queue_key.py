@@ -1,5 +1,6 @@
 """Migration 0021 (the review queue's keys) goes down and up again on both back ends; going
-up, its backfill computes every case's key from the rows as the writes would have kept it."""
+up, its backfill computes every case's key from the rows as the writes would have kept it.
+Migration 0032 (their totals per group, kept by triggers) likewise, counted from the keys."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ def _stored(project: Any) -> dict[Any, Any]:
         return queue_keys.stored(session.connection())
 
 
+def _totals(project: Any) -> dict[int, tuple[int, int]]:
+    with project.read() as session:
+        return queue_keys.totals(session.connection())
+
+
 def test_queue_key_migration_down_and_up(project: Any, tmp_path: Path) -> None:
     add_user(project, "(setup)", "cu", ["curator"])
     for name in ("a1", "a2"):
@@ -41,6 +47,15 @@ def test_queue_key_migration_down_and_up(project: Any, tmp_path: Path) -> None:
     kept = _stored(project)
     assert len(kept) == 3  # M4 is still annotating
     queue = case_queue(project, "adj")
+    totals = _totals(project)
+    assert sum(n for n, _ in totals.values()) == 3
+
+    with project.engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0031_agreement_sum_uncompressed")
+    assert "queue_totals" not in inspect(project.engine).get_table_names()
+    with project.engine.begin() as conn:
+        command.upgrade(_alembic_config(conn), "head")
+    assert _totals(project) == totals
 
     with project.engine.begin() as conn:
         command.downgrade(_alembic_config(conn), "0020_agreement_stale")
@@ -48,6 +63,7 @@ def test_queue_key_migration_down_and_up(project: Any, tmp_path: Path) -> None:
     with project.engine.begin() as conn:
         command.upgrade(_alembic_config(conn), "head")
     assert _stored(project) == kept
+    assert _totals(project) == totals
     with project.read() as session:
         keys, stale = recompute_all(session)
     assert not stale

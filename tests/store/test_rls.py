@@ -86,6 +86,9 @@ EXPECTED = {
     # The review queue's keys (0021_queue_key): seniors only; an annotator's write marks a
     # key stale through annotator_queue_stale.
     "queue_keys": ("case_pk", "SELECT case_pk FROM queue_keys WHERE false"),
+    # Their totals per group (0032_queue_totals): seniors read them; only the triggers on
+    # queue_keys write them.
+    "queue_totals": ("grp", "SELECT grp FROM queue_totals WHERE false"),
     # The SME tasks' keys (0025_sme_task_keys): seniors only; an SME's write marks a key
     # stale through annotator_sme_stale.
     "sme_task_keys": ("task_id", "SELECT task_id FROM sme_task_keys WHERE false"),
@@ -488,6 +491,7 @@ def test_an_annotators_write_marks_the_queue_key_stale_for_a_senior_to_recompute
             " AND w.repeat_of IS NULL AND NOT k.stale AND u.name = ANY(%s) AND NOT EXISTS"
             " (SELECT 1 FROM decisions d WHERE d.case_pk = c.id AND NOT d.superseded)"
             " ORDER BY c.case_id LIMIT 1", (annotators,)).fetchone()
+        totals_before = _queue_totals(conn)
     with _as(store, person) as conn:  # no direct write: the policies give seniors only
         assert conn.execute("UPDATE queue_keys SET impact = 99").rowcount == 0
         conn.rollback()
@@ -500,6 +504,11 @@ def test_an_annotators_write_marks_the_queue_key_stale_for_a_senior_to_recompute
     with _owner(store) as conn:
         assert conn.execute("SELECT stale FROM queue_keys WHERE case_pk = %s",
                             (case_pk,)).fetchone() == (True,)
+        # The database took the stale key out of its group's total, whoever marked it.
+        totals = _queue_totals(conn)
+        assert sum(n for n, _ in totals.values()) == sum(
+            n for n, _ in totals_before.values()) - 1
+        assert totals == _counted_totals(conn)
     senior = next(n for n, p in store["people"].items() if p["roles"] == ["adjudicator"])
     project = open_project(
         f"postgresql://{store['people'][senior]['db_role']}@127.0.0.1:5432/{store['db']}")
@@ -511,3 +520,15 @@ def test_an_annotators_write_marks_the_queue_key_stale_for_a_senior_to_recompute
     with _owner(store) as conn:
         assert conn.execute("SELECT count(*) FROM queue_keys WHERE stale OR case_pk = %s",
                             (case_pk,)).fetchone() == (0,)
+        assert _queue_totals(conn) == _counted_totals(conn)
+
+
+def _queue_totals(conn: Any) -> dict[int, tuple[int, int]]:
+    return {g: (n, o) for g, n, o in conn.execute(
+        "SELECT grp, cases, open_conflicts FROM queue_totals WHERE cases > 0")}
+
+
+def _counted_totals(conn: Any) -> dict[int, tuple[int, int]]:
+    return {g: (n, o) for g, n, o in conn.execute(
+        "SELECT grp, count(*), coalesce(sum(open_conflicts), 0) FROM queue_keys"
+        " WHERE NOT stale GROUP BY grp")}

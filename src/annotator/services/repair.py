@@ -25,7 +25,7 @@ from annotator.services.review.queue import fix_keys, key_drift
 from annotator.services.sme.keys import fix_keys as fix_sme_keys
 from annotator.services.sme.keys import key_drift as sme_key_drift
 from annotator.services.users import require
-from annotator.store import counts
+from annotator.store import counts, queue_keys
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Case
@@ -113,10 +113,27 @@ def repair_queue_keys(project: Project, actor: str, *, dry_run: bool = False
                  for d in drifted]
         if drifted and not dry_run:
             fix_keys(session, drifted)
+        # The totals per group the database keeps from the keys (after the keys' fixes,
+        # which its triggers count): a drift means they were written past the triggers.
+        conn = session.connection()
+        kept, counted = queue_keys.totals(conn), queue_keys.counted_totals(conn)
+        if kept != counted:
+            fixes.append(KeyFix(TOTALS_ROW, _totals_shown(kept), _totals_shown(counted)))
+            if not dry_run:
+                queue_keys.recount_totals(conn)
+        if fixes and not dry_run:
             record(session, actor, "queue_keys_repaired",
                    before={f.case_id: f.stored for f in fixes},
                    after={f.case_id: f.actual for f in fixes})
     return fixes
+
+
+TOTALS_ROW = "(queue totals)"  # the fix of the totals per group, among the cases' fixes
+
+
+def _totals_shown(totals: dict[int, tuple[int, int]]) -> str:
+    return "; ".join(f"group {g}: {n} cases, {o} open" for g, (n, o) in sorted(totals.items())
+                     ) or "none"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The review queue's key per case, kept by the writes: the queue's first page is a range read
-of the ``queue_keys`` index, its heading a grouped count of it (issue 27).
+of the ``queue_keys`` index, its heading the totals the database keeps from it (issue 27).
 
 A case's key (group, top impact, open conflicts; see :class:`~annotator.store.schema.QueueKey`)
 follows from its state, submitted labels, detection, decisions and draft (the release checks
@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.domain.states import CaseState
 from annotator.store.bulk import chunks, upsert
+from annotator.store.chain import HEAD_ID
 from annotator.store.db_roles import reads_others
 from annotator.store.schema import (
     Adjudication,
@@ -49,8 +50,10 @@ from annotator.store.schema import (
     Case,
     CaseImage,
     CaseRevision,
+    ChainHead,
     DetectedItem,
     QueueKey,
+    QueueTotal,
 )
 
 # (group, top impact, case id): the order of the queue and of a page's ``after``.
@@ -82,10 +85,41 @@ def stale_cases(conn: Connection) -> list[uuid.UUID]:
 
 
 def totals(conn: Connection) -> dict[int, tuple[int, int]]:
-    """Group -> (cases, open conflicts) over the fresh keys: a grouped count of the index."""
+    """Group -> (cases, open conflicts) over the fresh keys, as the database keeps them
+    (``queue_totals``, one row per group: see migration ``0032_queue_totals``)."""
+    query = select(QueueTotal.grp, QueueTotal.cases, QueueTotal.open_conflicts).where(
+        QueueTotal.cases > 0)
+    return {int(grp): (int(n), int(total)) for grp, n, total in conn.execute(query)}
+
+
+def counted_totals(conn: Connection) -> dict[int, tuple[int, int]]:
+    """:func:`totals` counted from every fresh key (``repair``): a grouped count of the index."""
     query = (select(QueueKey.grp, func.count(), func.coalesce(func.sum(QueueKey.open_conflicts), 0))
              .where(QueueKey.stale == false()).group_by(QueueKey.grp))
     return {int(grp): (int(n), int(total)) for grp, n, total in conn.execute(query)}
+
+
+def recount_totals(conn: Connection) -> None:
+    """Count :func:`totals` again from the keys (``repair``, after a drift)."""
+    _serialise(conn)
+    if conn.dialect.name == "postgresql":  # app roles hold no write grant on the totals
+        conn.execute(text("SELECT annotator_queue_recount()"))
+        return
+    conn.execute(delete(QueueTotal))
+    conn.execute(insert(QueueTotal).from_select(
+        ["grp", "cases", "open_conflicts"],
+        select(QueueKey.grp, func.count(), func.coalesce(func.sum(QueueKey.open_conflicts), 0))
+        .where(QueueKey.stale == false()).group_by(QueueKey.grp)))
+
+
+def _serialise(conn: Connection) -> None:
+    """PostgreSQL: hold the history chain's head, as every recorded edit does, before a key
+    (and so a total, which a trigger keeps) is written. A writer that records no history
+    (a senior's read healing stale keys) would otherwise take the totals' rows in another
+    order than an edit's commit and could deadlock with it. SQLite's writers are serialised
+    by ``BEGIN IMMEDIATE`` already."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(ChainHead.id).where(ChainHead.id == HEAD_ID).with_for_update())
 
 
 def page(conn: Connection, after: Position | None, limit: int | None
@@ -115,7 +149,9 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, tuple[str, Key | None]]) ->
     """Store ``case -> (case id, key)``; a ``None`` key takes the case out of the queue.
 
     An upsert, not a delete and insert: two writers of one case's key (whose commits the
-    history chain's lock already orders) never collide on its primary key."""
+    history chain's lock orders, see :func:`_serialise`) never collide on its primary key."""
+    if keys:
+        _serialise(conn)
     for chunk in chunks(keys):
         gone = [pk for pk in chunk if keys[pk][1] is None]
         if gone:
@@ -137,6 +173,7 @@ def mark_stale(conn: Connection, cases: Iterable[uuid.UUID]) -> None:
     ids = sorted(set(cases))
     if not ids:
         return
+    _serialise(conn)
     if conn.dialect.name == "postgresql":  # app roles hold no write grant on the table
         conn.execute(text("SELECT annotator_queue_stale(CAST(:ids AS uuid[]))"),
                      {"ids": [str(pk) for pk in ids]})

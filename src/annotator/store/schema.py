@@ -679,6 +679,19 @@ class QueueKey(Base):
     stale: Mapped[bool] = mapped_column(default=False)
 
 
+class QueueTotal(Base):
+    """The fresh review queue keys per group (issue 27): ``cases`` and the sum of their
+    ``open_conflicts``. Kept by the database itself: triggers on ``queue_keys`` (migration
+    ``0032_queue_totals``) add and take away every fresh row whoever writes it (the app's
+    sessions, ``annotator_queue_stale``, the bench's clone, a repair), so the queue's heading
+    and the desk read five rows, not every key (100,000 cases: 60,000 keys, 10 ms)."""
+
+    __tablename__ = "queue_totals"
+    grp: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    cases: Mapped[int] = mapped_column(BigInteger, default=0)
+    open_conflicts: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
 class SmeTaskKey(Base):
     """An SME task's standing, kept by the writes that change it (issue 27,
     :mod:`annotator.store.sme_keys`): the desk's SME progress and open conflicts are a grouped

@@ -2,7 +2,8 @@
 recomputation after every step of a task's life (verdicts, a conflict, decisions, a changed
 benchmark sending verdicts back); the desk's SME progress and open conflicts read from them
 equal the full results and the verdict-by-verdict conflicts; a key marked stale is
-recomputed by the next senior read; ``repair`` finds and fixes a key written past the app."""
+recomputed by the next senior read; ``repair`` finds and fixes a key, or a total the
+database keeps from the keys, written past the app."""
 
 from __future__ import annotations
 
@@ -13,13 +14,13 @@ import pytest
 from sqlalchemy import update
 
 from annotator.services import kinds
-from annotator.services.repair import repair_sme_keys
+from annotator.services.repair import TOTALS_ROW, repair_sme_keys
 from annotator.services.sme import review as sme_review
 from annotator.services.sme.imports import import_benchmarks, import_items
 from annotator.services.sme.keys import key_drift
 from annotator.services.sme.results import progress, results
 from annotator.store import sme_keys
-from annotator.store.schema import SmeTaskKey
+from annotator.store.schema import SmeTaskKey, SmeTotal
 
 from .reviews import give, item, jsonl, reviewers, task
 from .specs import benchmark, valid_set, write
@@ -49,6 +50,8 @@ def _agrees(project: Any) -> tuple[int, int]:
     with project.read() as session:
         assert sme_keys.stale_tasks(session.connection()) == []  # the reads healed them
         assert key_drift(session) == []
+        conn = session.connection()  # what the database's triggers kept equals a count
+        assert sme_keys.totals(conn) == sme_keys.counted_totals(conn)
     return totals
 
 
@@ -106,4 +109,20 @@ def test_repair_finds_and_fixes_a_key_written_past_the_app(sme: Any) -> None:
                                                      "unsubmitted, 0 open")
     assert len(repair_sme_keys(sme, "cu")) == 1
     assert repair_sme_keys(sme, "cu", dry_run=True) == []
+    _agrees(sme)
+
+
+def test_repair_finds_and_fixes_totals_written_past_the_triggers(sme: Any) -> None:
+    it1 = task(sme, "it-01")
+    for who in reviewers(sme, it1):
+        give(sme, who, it1, **PASS)
+    before = [(p.code, p.resolved, p.undecided, p.unsubmitted) for p in progress(sme, "cu")]
+    with sme.tx() as session:  # a write past the triggers (a manual edit, an odd restore)
+        session.execute(update(SmeTotal).values(tasks=SmeTotal.tasks + 2))
+    (fix,) = repair_sme_keys(sme, "cu", dry_run=True)
+    assert fix.task_id == TOTALS_ROW and fix.stored != fix.actual
+    assert repair_sme_keys(sme, "cu") == [fix]
+    assert repair_sme_keys(sme, "cu", dry_run=True) == []
+    assert [(p.code, p.resolved, p.undecided, p.unsubmitted)
+            for p in progress(sme, "cu")] == before
     _agrees(sme)

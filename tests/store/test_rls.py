@@ -92,6 +92,8 @@ EXPECTED = {
     # The SME tasks' keys (0025_sme_task_keys): seniors only; an SME's write marks a key
     # stale through annotator_sme_stale.
     "sme_task_keys": ("task_id", "SELECT task_id FROM sme_task_keys WHERE false"),
+    # Their totals (0033_sme_totals): seniors read them; only the triggers write them.
+    "sme_totals": ("benchmark_id", "SELECT benchmark_id FROM sme_totals WHERE false"),
     # Agreement statistics per case (0019_agreement_stats): curators only.
     "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
     # Cases whose statistics are stale (0020_agreement_stale): seniors read, curators clear;

@@ -25,7 +25,7 @@ from annotator.services.review.queue import fix_keys, key_drift
 from annotator.services.sme.keys import fix_keys as fix_sme_keys
 from annotator.services.sme.keys import key_drift as sme_key_drift
 from annotator.services.users import require
-from annotator.store import counts, queue_keys
+from annotator.store import counts, queue_keys, sme_keys
 from annotator.store.history import record
 from annotator.store.project import Project
 from annotator.store.schema import Case
@@ -160,7 +160,20 @@ def repair_sme_keys(project: Project, actor: str, *, dry_run: bool = False
                  for d in drifted]
         if drifted and not dry_run:
             fix_sme_keys(session, drifted)
+        conn = session.connection()  # the totals the database keeps (see repair_queue_keys)
+        kept, counted = sme_keys.totals(conn), sme_keys.counted_totals(conn)
+        if kept != counted:
+            fixes.append(SmeKeyFix(TOTALS_ROW, _sme_totals_shown(kept),
+                                   _sme_totals_shown(counted)))
+            if not dry_run:
+                sme_keys.recount_totals(conn)
+        if fixes and not dry_run:
             record(session, actor, "sme_keys_repaired",
                    before={f.task_id: f.stored for f in fixes},
                    after={f.task_id: f.actual for f in fixes})
     return fixes
+
+
+def _sme_totals_shown(totals: sme_keys.Totals) -> str:
+    return "; ".join(f"{state}: {n} tasks, {c} conflicted, {o} open"
+                     for (_, state), (n, c, o) in sorted(totals.items(), key=str)) or "none"

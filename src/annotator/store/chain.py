@@ -22,7 +22,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import LargeBinary, bindparam, inspect, select, text, update
+from sqlalchemy import Connection, LargeBinary, bindparam, inspect, select, text, update
 from sqlalchemy.orm import Session
 
 from annotator.domain.json_tree import map_leaves
@@ -91,6 +91,16 @@ def head(session: Session, *, lock: bool = False) -> tuple[int, str]:
     query = select(ChainHead.seq, ChainHead.hash).where(ChainHead.id == HEAD_ID)
     found = session.execute(query.with_for_update() if lock else query).first()
     return (0, GENESIS) if found is None else (int(found[0]), str(found[1]))
+
+
+def hold_head(conn: Connection) -> None:
+    """PostgreSQL: hold the chain's head until the transaction ends, as every recorded edit
+    does. A writer of the rows the database keeps totals of (``queue_keys``,
+    ``sme_task_keys``) takes it first, so that one which records no history (a senior's read
+    healing stale keys) never takes the totals' rows in another order than an edit's commit
+    and deadlocks with it. SQLite's writers are serialised by ``BEGIN IMMEDIATE`` already."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(ChainHead.id).where(ChainHead.id == HEAD_ID).with_for_update())
 
 
 def chain_new_entries(session: Session, _context: Any, _instances: Any) -> None:

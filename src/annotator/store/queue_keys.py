@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.domain.states import CaseState
 from annotator.store.bulk import chunks, upsert
-from annotator.store.chain import HEAD_ID
+from annotator.store.chain import hold_head
 from annotator.store.db_roles import reads_others
 from annotator.store.schema import (
     Adjudication,
@@ -50,7 +50,6 @@ from annotator.store.schema import (
     Case,
     CaseImage,
     CaseRevision,
-    ChainHead,
     DetectedItem,
     QueueKey,
     QueueTotal,
@@ -101,7 +100,7 @@ def counted_totals(conn: Connection) -> dict[int, tuple[int, int]]:
 
 def recount_totals(conn: Connection) -> None:
     """Count :func:`totals` again from the keys (``repair``, after a drift)."""
-    _serialise(conn)
+    hold_head(conn)
     if conn.dialect.name == "postgresql":  # app roles hold no write grant on the totals
         conn.execute(text("SELECT annotator_queue_recount()"))
         return
@@ -110,16 +109,6 @@ def recount_totals(conn: Connection) -> None:
         ["grp", "cases", "open_conflicts"],
         select(QueueKey.grp, func.count(), func.coalesce(func.sum(QueueKey.open_conflicts), 0))
         .where(QueueKey.stale == false()).group_by(QueueKey.grp)))
-
-
-def _serialise(conn: Connection) -> None:
-    """PostgreSQL: hold the history chain's head, as every recorded edit does, before a key
-    (and so a total, which a trigger keeps) is written. A writer that records no history
-    (a senior's read healing stale keys) would otherwise take the totals' rows in another
-    order than an edit's commit and could deadlock with it. SQLite's writers are serialised
-    by ``BEGIN IMMEDIATE`` already."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(select(ChainHead.id).where(ChainHead.id == HEAD_ID).with_for_update())
 
 
 def page(conn: Connection, after: Position | None, limit: int | None
@@ -149,9 +138,10 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, tuple[str, Key | None]]) ->
     """Store ``case -> (case id, key)``; a ``None`` key takes the case out of the queue.
 
     An upsert, not a delete and insert: two writers of one case's key (whose commits the
-    history chain's lock orders, see :func:`_serialise`) never collide on its primary key."""
+    history chain's lock orders, see :func:`~annotator.store.chain.hold_head`) never collide
+    on its primary key."""
     if keys:
-        _serialise(conn)
+        hold_head(conn)
     for chunk in chunks(keys):
         gone = [pk for pk in chunk if keys[pk][1] is None]
         if gone:
@@ -173,7 +163,7 @@ def mark_stale(conn: Connection, cases: Iterable[uuid.UUID]) -> None:
     ids = sorted(set(cases))
     if not ids:
         return
-    _serialise(conn)
+    hold_head(conn)
     if conn.dialect.name == "postgresql":  # app roles hold no write grant on the table
         conn.execute(text("SELECT annotator_queue_stale(CAST(:ids AS uuid[]))"),
                      {"ids": [str(pk) for pk in ids]})

@@ -692,6 +692,21 @@ class QueueTotal(Base):
     open_conflicts: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
+class SmeTotal(Base):
+    """The fresh SME task keys per benchmark and state (issue 27): ``tasks``, how many of
+    them have an open conflict (``conflicted``) and the sum of their ``open_conflicts``. Kept
+    by the database itself, as :class:`QueueTotal` is: triggers on ``sme_task_keys``
+    (migration ``0033_sme_totals``) count every writer, so the desk's SME progress and
+    conflicts read a few rows, not every task."""
+
+    __tablename__ = "sme_totals"
+    benchmark_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    state: Mapped[str] = mapped_column(String(12), primary_key=True)
+    tasks: Mapped[int] = mapped_column(BigInteger, default=0)
+    conflicted: Mapped[int] = mapped_column(BigInteger, default=0)
+    open_conflicts: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
 class SmeTaskKey(Base):
     """An SME task's standing, kept by the writes that change it (issue 27,
     :mod:`annotator.store.sme_keys`): the desk's SME progress and open conflicts are a grouped

@@ -1,5 +1,6 @@
 """Each SME task's standing, kept by the writes: the desk's SME progress and open conflicts are
-a grouped count of ``sme_task_keys``, not a reading of every verdict (issue 27).
+the totals the database keeps from ``sme_task_keys``, not a reading of every verdict
+(issue 27).
 
 A task's key (state, open conflicts; see :class:`~annotator.store.schema.SmeTaskKey`) follows
 from its submitted verdicts, the seniors' decisions on it and its benchmark's rules. As
@@ -23,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
+    case,
     delete,
     event,
     false,
@@ -38,8 +40,16 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.store.bulk import chunks, upsert
+from annotator.store.chain import hold_head
 from annotator.store.db_roles import reads_others
-from annotator.store.schema import SmeAdjudication, SmeBenchmark, SmeTask, SmeTaskKey, SmeVerdict
+from annotator.store.schema import (
+    SmeAdjudication,
+    SmeBenchmark,
+    SmeTask,
+    SmeTaskKey,
+    SmeTotal,
+    SmeVerdict,
+)
 
 # A task's key as the computer finds it: (benchmark, state, open conflicts); None: the task
 # is gone.
@@ -67,24 +77,59 @@ def stale_tasks(conn: Connection) -> list[uuid.UUID]:
 
 
 def standing(conn: Connection) -> dict[uuid.UUID, Counter[str]]:
-    """Benchmark -> tasks per state, over the fresh keys: a grouped count of the index."""
+    """Benchmark -> tasks per state, over the fresh keys, as the database keeps them
+    (``sme_totals``: see migration ``0033_sme_totals``)."""
     out: dict[uuid.UUID, Counter[str]] = {}
     for bench, state, n in conn.execute(
-        select(SmeTaskKey.benchmark_id, SmeTaskKey.state, func.count())
-        .where(SmeTaskKey.stale == false())
-        .group_by(SmeTaskKey.benchmark_id, SmeTaskKey.state)
+        select(SmeTotal.benchmark_id, SmeTotal.state, SmeTotal.tasks).where(SmeTotal.tasks > 0)
     ):
         out.setdefault(bench, Counter())[state] += int(n)
     return out
 
 
 def conflict_totals(conn: Connection) -> tuple[int, int]:
-    """(tasks with an open conflict, open conflicts) over the fresh keys."""
+    """(tasks with an open conflict, open conflicts) over the fresh keys (``sme_totals``)."""
     tasks, total = conn.execute(
-        select(func.count(), func.coalesce(func.sum(SmeTaskKey.open_conflicts), 0))
-        .where(SmeTaskKey.stale == false(), SmeTaskKey.open_conflicts > 0)
+        select(func.coalesce(func.sum(SmeTotal.conflicted), 0),
+               func.coalesce(func.sum(SmeTotal.open_conflicts), 0))
     ).one()
     return int(tasks), int(total)
+
+
+Totals = dict[tuple[uuid.UUID, str], tuple[int, int, int]]
+
+
+def totals(conn: Connection) -> Totals:
+    """(benchmark, state) -> (tasks, tasks with an open conflict, open conflicts), as kept."""
+    query = select(SmeTotal.benchmark_id, SmeTotal.state, SmeTotal.tasks, SmeTotal.conflicted,
+                   SmeTotal.open_conflicts).where(SmeTotal.tasks > 0)
+    return {(b, s): (int(n), int(c), int(o)) for b, s, n, c, o in conn.execute(query)}
+
+
+def counted_totals(conn: Connection) -> Totals:
+    """:func:`totals` counted from every fresh key (``repair``): a grouped count of the index."""
+    conflicted = func.sum(case((SmeTaskKey.open_conflicts > 0, 1), else_=0))
+    query = (select(SmeTaskKey.benchmark_id, SmeTaskKey.state, func.count(), conflicted,
+                    func.coalesce(func.sum(SmeTaskKey.open_conflicts), 0))
+             .where(SmeTaskKey.stale == false())
+             .group_by(SmeTaskKey.benchmark_id, SmeTaskKey.state))
+    return {(b, s): (int(n), int(c), int(o)) for b, s, n, c, o in conn.execute(query)}
+
+
+def recount_totals(conn: Connection) -> None:
+    """Count :func:`totals` again from the keys (``repair``, after a drift)."""
+    hold_head(conn)
+    if conn.dialect.name == "postgresql":  # app roles hold no write grant on the totals
+        conn.execute(text("SELECT annotator_sme_recount()"))
+        return
+    conn.execute(delete(SmeTotal))
+    conflicted = func.sum(case((SmeTaskKey.open_conflicts > 0, 1), else_=0))
+    conn.execute(insert(SmeTotal).from_select(
+        ["benchmark_id", "state", "tasks", "conflicted", "open_conflicts"],
+        select(SmeTaskKey.benchmark_id, SmeTaskKey.state, func.count(), conflicted,
+               func.coalesce(func.sum(SmeTaskKey.open_conflicts), 0))
+        .where(SmeTaskKey.stale == false())
+        .group_by(SmeTaskKey.benchmark_id, SmeTaskKey.state)))
 
 
 def stored(conn: Connection) -> dict[uuid.UUID, tuple[Key, bool]]:
@@ -102,6 +147,8 @@ def write(conn: Connection, keys: Mapping[uuid.UUID, Key | None]) -> None:
 
     An upsert, not a delete and insert: two writers of one task's key never collide on its
     primary key."""
+    if keys:
+        hold_head(conn)  # the totals' rows follow (see store.chain.hold_head)
     for chunk in chunks(keys):
         gone = [task for task in chunk if keys[task] is None]
         if gone:
@@ -122,6 +169,7 @@ def mark_stale(conn: Connection, tasks: Iterable[uuid.UUID]) -> None:
     ids = sorted(set(tasks))
     if not ids:
         return
+    hold_head(conn)
     if conn.dialect.name == "postgresql":  # app roles hold no write grant on the table
         conn.execute(text("SELECT annotator_sme_stale(CAST(:ids AS uuid[]))"),
                      {"ids": [str(task) for task in ids]})

@@ -141,3 +141,51 @@ def own_view(name: str, definition: str) -> tuple[Callable[[], None], Callable[[
             bind.exec_driver_sql(f"DROP VIEW IF EXISTS {name}")
 
     return upgrade, downgrade
+
+
+_SENIOR = "((SELECT annotator_is('curator')) OR (SELECT annotator_is('adjudicator')))"
+
+
+def install_totals(name: str, *, prefix: str, recount: str,
+                   pg_functions: tuple[str, str], pg_triggers: tuple[str, ...],
+                   sqlite_triggers: dict[str, str]) -> None:
+    """Keep the created table ``name`` of totals by triggers on its source, then fill it
+    with ``recount`` (0032, 0033). PostgreSQL: ``pg_functions`` creates the trigger function
+    ``<prefix>_totals()`` and the recount ``<prefix>_recount()`` (both SECURITY DEFINER, no
+    PUBLIC execute); on a walled store the app role reads the table under a seniors-only
+    policy and may call the recount. SQLite: ``sqlite_triggers``."""
+    bind = op.get_bind()
+    if bind.dialect.name == "postgresql":
+        for statement in (*pg_functions, *pg_triggers):
+            bind.exec_driver_sql(statement)
+        for function in (f"{prefix}_totals()", f"{prefix}_recount()"):
+            bind.exec_driver_sql(f"REVOKE EXECUTE ON FUNCTION {function} FROM PUBLIC")
+        walled = bind.exec_driver_sql(
+            "SELECT 1 FROM pg_proc WHERE proname = 'annotator_role_prefix'").first()
+        if walled is not None:
+            role = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
+            app = '"' + f"{role}_app".replace('"', '""') + '"'
+            bind.exec_driver_sql(f"GRANT SELECT ON {name} TO {app}")
+            bind.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION {prefix}_recount() TO {app}")
+            bind.exec_driver_sql(f"ALTER TABLE {name} ENABLE ROW LEVEL SECURITY")
+            bind.exec_driver_sql(f"CREATE POLICY annotator_select_0 ON {name}"
+                                 f" FOR SELECT TO {app} USING ({_SENIOR})")
+    else:
+        for statement in sqlite_triggers.values():
+            bind.exec_driver_sql(statement)
+    bind.exec_driver_sql(recount)
+
+
+def remove_totals(name: str, source: str, *, prefix: str, pg_triggers: tuple[str, ...],
+                  sqlite_triggers: dict[str, str]) -> None:
+    """Undo :func:`install_totals` and drop the table (``pg_triggers``: the triggers' names)."""
+    bind = op.get_bind()
+    if bind.dialect.name == "postgresql":
+        for trigger in pg_triggers:
+            bind.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON {source}")
+        bind.exec_driver_sql(f"DROP FUNCTION IF EXISTS {prefix}_totals()")
+        bind.exec_driver_sql(f"DROP FUNCTION IF EXISTS {prefix}_recount()")
+    else:
+        for trigger in sqlite_triggers:
+            bind.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
+    op.drop_table(name)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from annotator.store.migrations._ops import install_totals, remove_totals
+
 revision = "0032_queue_totals"
 down_revision = "0031_agreement_sum_uncompressed"
 branch_labels = None
@@ -72,7 +74,6 @@ PG_TRIGGERS = (
 PG_RECOUNT = (
     f"CREATE FUNCTION annotator_queue_recount() RETURNS void LANGUAGE sql VOLATILE {_DEFINER}"
     f" AS $$ DELETE FROM queue_totals; {RECOUNT} $$")
-_SENIOR = "((SELECT annotator_is('curator')) OR (SELECT annotator_is('adjudicator')))"
 
 
 def upgrade() -> None:
@@ -83,38 +84,12 @@ def upgrade() -> None:
         sa.Column("open_conflicts", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("grp", name=op.f("pk_queue_totals")),
     )
-    bind = op.get_bind()
-    if bind.dialect.name == "postgresql":
-        bind.exec_driver_sql(PG_FUNCTION)
-        bind.exec_driver_sql(PG_RECOUNT)
-        for statement in PG_TRIGGERS:
-            bind.exec_driver_sql(statement)
-        for function in ("annotator_queue_totals()", "annotator_queue_recount()"):
-            bind.exec_driver_sql(f"REVOKE EXECUTE ON FUNCTION {function} FROM PUBLIC")
-        walled = bind.exec_driver_sql(
-            "SELECT 1 FROM pg_proc WHERE proname = 'annotator_role_prefix'").first()
-        if walled is not None:
-            prefix = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
-            app = '"' + f"{prefix}_app".replace('"', '""') + '"'
-            bind.exec_driver_sql(f"GRANT SELECT ON queue_totals TO {app}")
-            bind.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION annotator_queue_recount() TO {app}")
-            bind.exec_driver_sql("ALTER TABLE queue_totals ENABLE ROW LEVEL SECURITY")
-            bind.exec_driver_sql(f"CREATE POLICY annotator_select_0 ON queue_totals"
-                                 f" FOR SELECT TO {app} USING ({_SENIOR})")
-    else:
-        for statement in SQLITE_TRIGGERS.values():
-            bind.exec_driver_sql(statement)
-    bind.exec_driver_sql(RECOUNT)
+    install_totals("queue_totals", prefix="annotator_queue", recount=RECOUNT,
+                   pg_functions=(PG_FUNCTION, PG_RECOUNT), pg_triggers=PG_TRIGGERS,
+                   sqlite_triggers=SQLITE_TRIGGERS)
 
 
 def downgrade() -> None:
-    bind = op.get_bind()
-    if bind.dialect.name == "postgresql":
-        bind.exec_driver_sql("DROP TRIGGER IF EXISTS queue_totals_rows ON queue_keys")
-        bind.exec_driver_sql("DROP TRIGGER IF EXISTS queue_totals_moved ON queue_keys")
-        bind.exec_driver_sql("DROP FUNCTION IF EXISTS annotator_queue_totals()")
-        bind.exec_driver_sql("DROP FUNCTION IF EXISTS annotator_queue_recount()")
-    else:
-        for name in SQLITE_TRIGGERS:
-            bind.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name}")
-    op.drop_table("queue_totals")
+    remove_totals("queue_totals", "queue_keys", prefix="annotator_queue",
+                  pg_triggers=("queue_totals_rows", "queue_totals_moved"),
+                  sqlite_triggers=SQLITE_TRIGGERS)

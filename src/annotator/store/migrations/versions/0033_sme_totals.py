@@ -16,8 +16,7 @@ Revises: 0032_queue_totals
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-from alembic import op
+from annotator.store.migrations._ops import install_totals, remove_totals, table
 
 revision = "0033_sme_totals"
 down_revision = "0032_queue_totals"
@@ -70,51 +69,17 @@ PG_TRIGGERS = (
 PG_RECOUNT = (
     f"CREATE FUNCTION annotator_sme_recount() RETURNS void LANGUAGE sql VOLATILE {_DEFINER}"
     f" AS $$ DELETE FROM sme_totals; {RECOUNT} $$")
-_SENIOR = "((SELECT annotator_is('curator')) OR (SELECT annotator_is('adjudicator')))"
 
 
 def upgrade() -> None:
-    op.create_table(
-        "sme_totals",
-        sa.Column("benchmark_id", sa.Uuid(), nullable=False),
-        sa.Column("state", sa.String(length=12), nullable=False),
-        sa.Column("tasks", sa.BigInteger(), nullable=False),
-        sa.Column("conflicted", sa.BigInteger(), nullable=False),
-        sa.Column("open_conflicts", sa.BigInteger(), nullable=False),
-        sa.PrimaryKeyConstraint("benchmark_id", "state", name=op.f("pk_sme_totals")),
-    )
-    bind = op.get_bind()
-    if bind.dialect.name == "postgresql":
-        bind.exec_driver_sql(PG_FUNCTION)
-        bind.exec_driver_sql(PG_RECOUNT)
-        for statement in PG_TRIGGERS:
-            bind.exec_driver_sql(statement)
-        for function in ("annotator_sme_totals()", "annotator_sme_recount()"):
-            bind.exec_driver_sql(f"REVOKE EXECUTE ON FUNCTION {function} FROM PUBLIC")
-        walled = bind.exec_driver_sql(
-            "SELECT 1 FROM pg_proc WHERE proname = 'annotator_role_prefix'").first()
-        if walled is not None:
-            prefix = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
-            app = '"' + f"{prefix}_app".replace('"', '""') + '"'
-            bind.exec_driver_sql(f"GRANT SELECT ON sme_totals TO {app}")
-            bind.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION annotator_sme_recount() TO {app}")
-            bind.exec_driver_sql("ALTER TABLE sme_totals ENABLE ROW LEVEL SECURITY")
-            bind.exec_driver_sql(f"CREATE POLICY annotator_select_0 ON sme_totals"
-                                 f" FOR SELECT TO {app} USING ({_SENIOR})")
-    else:
-        for statement in SQLITE_TRIGGERS.values():
-            bind.exec_driver_sql(statement)
-    bind.exec_driver_sql(RECOUNT)
+    table("sme_totals", "benchmark_id uuid, state s12, tasks bigint, conflicted bigint,"
+          " open_conflicts bigint", pk="benchmark_id state")
+    install_totals("sme_totals", prefix="annotator_sme", recount=RECOUNT,
+                   pg_functions=(PG_FUNCTION, PG_RECOUNT), pg_triggers=PG_TRIGGERS,
+                   sqlite_triggers=SQLITE_TRIGGERS)
 
 
 def downgrade() -> None:
-    bind = op.get_bind()
-    if bind.dialect.name == "postgresql":
-        bind.exec_driver_sql("DROP TRIGGER IF EXISTS sme_totals_rows ON sme_task_keys")
-        bind.exec_driver_sql("DROP TRIGGER IF EXISTS sme_totals_moved ON sme_task_keys")
-        bind.exec_driver_sql("DROP FUNCTION IF EXISTS annotator_sme_totals()")
-        bind.exec_driver_sql("DROP FUNCTION IF EXISTS annotator_sme_recount()")
-    else:
-        for name in SQLITE_TRIGGERS:
-            bind.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name}")
-    op.drop_table("sme_totals")
+    remove_totals("sme_totals", "sme_task_keys", prefix="annotator_sme",
+                  pg_triggers=("sme_totals_rows", "sme_totals_moved"),
+                  sqlite_triggers=SQLITE_TRIGGERS)

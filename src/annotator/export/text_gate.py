@@ -26,7 +26,9 @@ from annotator.imaging.probe import ImageDecodeError
 _TEXT, _CLEAN = "text", "clean"
 # This process's verdicts by "<detector version>:<sha>" (neither can change while it runs):
 # the next export of the same images reads no verdict file again (600 per 100 bench cases).
+# Bounded: past _SEEN_MAX (~20 MB) it starts again, and the verdict files still answer.
 _SEEN: dict[str, str] = {}
+_SEEN_MAX = 200_000
 
 
 class TextVerdicts:
@@ -58,6 +60,8 @@ class TextVerdicts:
             except (ImageDecodeError, IndexError, ValueError):
                 return []  # the file checks report what cannot be decoded
             if version is not None:  # a detector of unknown version: nothing is kept
+                if len(_SEEN) >= _SEEN_MAX:
+                    _SEEN.clear()
                 _SEEN[seen] = verdict
         if verdict == _TEXT:
             return [f"{label}: the gate reads text in the pixels that no curator reviewed"

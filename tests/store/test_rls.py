@@ -534,3 +534,22 @@ def _counted_totals(conn: Any) -> dict[int, tuple[int, int]]:
     return {g: (n, o) for g, n, o in conn.execute(
         "SELECT grp, count(*), coalesce(sum(open_conflicts), 0) FROM queue_keys"
         " WHERE NOT stale GROUP BY grp")}
+
+
+@pytest.mark.parametrize("table", ["queue_totals", "sme_totals"])
+def test_the_kept_totals_are_written_by_the_triggers_only(store: dict[str, Any],
+                                                          table: str) -> None:
+    """No app role writes the totals itself (only the triggers' SECURITY DEFINER function
+    does): an annotator reads none, a senior reads them, neither may change a row."""
+    annotator = _annotators(store)[0]
+    senior = next(n for n, p in store["people"].items() if p["roles"] == ["adjudicator"])
+    with _owner(store) as conn:
+        rows = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+    for person, seen in ((annotator, (0,)), (senior, rows)):
+        with _as(store, person) as conn:
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == seen
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(f"UPDATE {table} SET open_conflicts = 0")
+            conn.rollback()
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(f"DELETE FROM {table}")

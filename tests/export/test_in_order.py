@@ -23,7 +23,8 @@ def test_results_come_in_the_items_order_whichever_thread_finishes_first() -> No
 
     assert list(in_order(first_waits_for_second, range(20), threads=2)) == [
         (n, n * n) for n in range(20)]
-    assert finished[:2] == [1, 0]  # item 0 really finished after item 1
+    # Item 0 really finished after item 1 (others may finish in between on a busy machine).
+    assert finished.index(1) < finished.index(0)
 
 
 def test_the_work_runs_on_worker_threads() -> None:

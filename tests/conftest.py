@@ -31,6 +31,14 @@ def _isolated_home(
     monkeypatch.delenv("ANNOTATOR_USER", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_render_memory() -> None:
+    # Each test starts as a new process would: tests name made-up images by the same hash.
+    from annotator.export import render_cache
+
+    render_cache.forget_all()
+
+
 def _pg_available() -> bool:
     try:
         import psycopg

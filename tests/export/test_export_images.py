@@ -53,7 +53,8 @@ def test_a_multi_frame_dicom_ships_its_middle_frame(tmp_path: Path) -> None:
     def write(rel: str, payload: bytes, sha: str | None = None) -> None:
         written[rel] = payload
 
-    shipped = ship_case_images(case, lambda sha: data, write, include_dicom=True,
+    shipped = ship_case_images(case, lambda shas: dict.fromkeys(shas, data), write,
+                               include_dicom=True,
                                findings=findings)
     assert [s.path for s in shipped] == ["images/C1/figure_1-1.png"]
     assert shipped[0].render is not None
@@ -85,7 +86,8 @@ def test_a_dicom_rendition_is_proven_once_then_not_decoded_again(
     def ship() -> dict[str, bytes]:
         written: dict[str, bytes] = {}
         findings: list[str] = []
-        ship_case_images(case, lambda sha: data, lambda rel, payload, sha=None:
+        ship_case_images(case, lambda shas: dict.fromkeys(shas, data),
+                         lambda rel, payload, sha=None:
                          written.__setitem__(rel, payload), include_dicom=False,
                          findings=findings, renders=renders, verdicts=TextVerdicts(None))
         assert findings == []
@@ -101,3 +103,31 @@ def test_a_dicom_rendition_is_proven_once_then_not_decoded_again(
     monkeypatch.setattr(privacy, "_decodes", no_decoding)
     monkeypatch.setattr(png_proof, "_PROVEN", set())  # a later process: the kept proof
     assert ship() == first
+
+
+def test_a_case_s_images_are_read_at_once_and_a_kept_render_s_dicom_not_at_all() -> None:
+    from pydicom.data import get_testdata_file
+
+    dicom = Path(get_testdata_file("CT_small.dcm", download=False)).read_bytes()
+    images = [SourceImage("ct/ct.dcm", "dicom-sha", "application/dicom", ("Figure 1",), None,
+                          None, {"license": "CC0-1.0"})]
+    case = ReleasedCase("C1", {"imaging_examinations": [{"figure": "Figure 1"}]}, images, {})
+    stored = {"dicom-sha": dicom}
+    reads: list[list[str]] = []
+
+    def load(shas: list[str]) -> dict[str, bytes]:
+        reads.append(list(shas))
+        return {sha: stored[sha] for sha in shas}
+
+    def ship(include_dicom: bool) -> dict[str, bytes]:
+        written: dict[str, bytes] = {}
+        ship_case_images(case, load, lambda rel, payload, sha=None:
+                         written.__setitem__(rel, payload), include_dicom=include_dicom,
+                         findings=[], renders=RenderCache(None), verdicts=TextVerdicts(None))
+        return written
+
+    first = ship(False)
+    assert ship(False) == first  # the render kept in memory: the DICOM is not read again
+    shipped_dicom = ship(True)
+    assert shipped_dicom["dicom/C1/figure_1-1.dcm"] == dicom
+    assert reads == [["dicom-sha"], [], ["dicom-sha"]]

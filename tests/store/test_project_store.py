@@ -136,3 +136,19 @@ def test_a_failed_automatic_backup_never_blocks_opening(tmp_path: Path,
     opened = open_project(tmp_path / "p", create=False)
     opened.close()
     assert not list((tmp_path / "p" / "backups").glob(".partial-*"))
+
+
+def test_several_images_are_read_at_once_and_a_lost_one_is_named(project) -> None:  # type: ignore[no-untyped-def]
+    from annotator.errors import NotFound
+    from annotator.store.images import sha256_hex
+
+    payloads = [b"first image", b"second image", b"third image"]
+    with project.tx() as session:
+        shas = [project.images.put(session, p, "image/png") for p in payloads]
+    with project.read() as session:
+        found = project.images.get_many(session, [shas[2], shas[0], shas[2]])
+        assert found == {shas[2]: payloads[2], shas[0]: payloads[0]}
+        assert project.images.get_many(session, []) == {}
+        lost = sha256_hex(b"never stored")
+        with pytest.raises(NotFound, match=lost[:12]):
+            project.images.get_many(session, [shas[1], lost])

@@ -12,9 +12,8 @@ privacy gate reads every file exactly as it is written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import PurePosixPath
 from typing import Any, Protocol
 
@@ -120,7 +119,7 @@ def _text(value: Any) -> str | None:
 
 def ship_case_images(
     case: ReleasedCase,
-    load: Callable[[str], bytes],
+    load: Callable[[Sequence[str]], dict[str, bytes]],
     write: Writer,
     *,
     include_dicom: bool,
@@ -133,6 +132,8 @@ def ship_case_images(
     Privacy findings on the stored files are appended to ``findings`` (the caller stops
     the export when there are any). Raises ExportError for a DICOM that cannot be rendered.
     ``renders`` caches DICOM renders by content hash; every shipped PNG is still scanned.
+    ``load`` reads the stored bytes of the images given by hash, all at once; a DICOM whose
+    render is cached is not read unless the release ships the DICOM too.
     """
     cache = renders or RenderCache(None)
     gate = verdicts or TextVerdicts(None)
@@ -141,15 +142,23 @@ def ship_case_images(
     captions = _exam_captions(case.release)
     source_case_url = _text(case.release.get("source_url"))
     shipped: list[ShippedImage] = []
+    rendered = {img.sha256: cache.cached(img.sha256) for img in case.images
+                if img.media_type == DICOM}
+    stored = load([img.sha256 for img in case.images
+                   if include_dicom or rendered.get(img.sha256, None) is None])
     for img in case.images:
         target = mapping[img.draft_path]
-        data = load(img.sha256)
+        data = stored.get(img.sha256, b"")  # empty only for a DICOM whose render is kept
         render: dict[str, Any] | None = None
         dicom_path = None
         proven = False  # the PNG's rows inflated and checked (see png_proof)
         if img.media_type == DICOM:
-            out, render = cache.get(img.sha256, partial(_render, case.case_id,
-                                                        img.draft_path, data))
+            found = rendered.get(img.sha256)
+            if found is None:
+                found = _render(case.case_id, img.draft_path, data)
+                cache.keep(img.sha256, found)
+                rendered[img.sha256] = found
+            out, render = found
             if include_dicom:
                 dicom_path = f"{DICOM_DIR}/{folder}/{PurePosixPath(target).stem}.dcm"
                 dicom_sha = sha256_hex(data)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +58,8 @@ class ReleaseInput:
     user_names: list[str]
     annotators: int  # distinct reviewers of the released cases
     adjudicators: int  # distinct adjudicators (decisions or green light) of released cases
-    image_bytes: Callable[[str], bytes] = field(repr=False)
+    # The stored bytes of images by hash, read together (one case's at a time).
+    image_bytes: Callable[[Sequence[str]], dict[str, bytes]] = field(repr=False)
     renders_dir: Path | None = None  # where DICOM renders are cached (a project folder's)
     history_head: str = ""  # the project history's hash chain head (store/chain.py)
     verdicts_dir: Path | None = None  # where the gate's burned-in text verdicts are cached

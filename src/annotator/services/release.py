@@ -7,7 +7,7 @@ held back. The export package writes what this returns (:mod:`annotator.export.r
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -98,11 +98,11 @@ def collect_release(
         # Read last: the history up to this head covers every edit the release was made of.
         history_head = head(session)[1]
 
-    def load(sha: str) -> bytes:
+    def load(shas: Sequence[str]) -> dict[str, bytes]:
         if project.images.folder is not None:  # a file each: no transaction to open
-            return project.images.get(None, sha)
-        with project.read() as session:
-            return project.images.get(session, sha)
+            return project.images.get_many(None, shas)
+        with project.read() as session:  # a case's images in one transaction and query
+            return project.images.get_many(session, shas)
 
     return ReleaseInput(
         cases=released, excluded=excluded, held_back=held, project_cases=len(rows),

@@ -19,7 +19,10 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from annotator.errors import NotFound
+from annotator.store.bulk import chunks
 from annotator.store.schema import ImageBlob
+
+_READ_CHUNK = 200  # images per query (a case has a handful; a release reads case by case)
 
 
 def sha256_hex(data: bytes) -> str:
@@ -128,6 +131,25 @@ class ImageStore:
         if blob is None or blob.data is None:
             raise NotFound(f"image {sha[:12]} is missing from the project database")
         return blob.data
+
+    def get_many(self, session: Session | None, shas: Iterable[str]) -> dict[str, bytes]:
+        """The bytes of several images by hash; raises NotFound for one the store lost. A
+        database store reads them in one query per few hundred (a query each took three
+        times as long for a 100-case release on PostgreSQL)."""
+        wanted = list(dict.fromkeys(shas))
+        if self.folder is not None:
+            return {sha: self.get(None, sha) for sha in wanted}
+        if session is None:
+            raise ValueError("a database image store reads through a session")
+        found: dict[str, bytes] = {}
+        for chunk in chunks(wanted, _READ_CHUNK):
+            rows = session.execute(select(ImageBlob.sha256, ImageBlob.data)
+                                   .where(ImageBlob.sha256.in_(chunk)))
+            found.update((sha, data) for sha, data in rows if data is not None)
+        lost = next((sha for sha in wanted if sha not in found), None)
+        if lost is not None:
+            raise NotFound(f"image {lost[:12]} is missing from the project database")
+        return found
 
 
 def _flush_to_disk(paths: list[Path]) -> None:

@@ -90,3 +90,23 @@ def test_any_opening_drops_the_read_ahead(qtbot, page, monkeypatch) -> None:  # 
     page.open_case(elsewhere)  # a jump: read now; the read ahead of the next case is dropped
     page.open_case(following)
     assert reads == [elsewhere, following]
+
+
+def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type: ignore[no-untyped-def]
+        qtbot, page, monkeypatch) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    prepared: list[int] = []
+    prepare = page.steps.prepare
+    monkeypatch.setattr(page.steps, "prepare", lambda content: prepared.append(
+        len(content.get("diagnostic_steps") or [])) or prepare(content))
+    page.open_case(page.case_list.neighbour("T1", 1))
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    assert prepared == [3]  # the case after it, read ahead: its groups are made now
+    # A case with more steps than any before: one more group per turn, hidden until shown.
+    before = len(page.steps.slots)
+    content = {"diagnostic_steps": [{"step": f"s{n}"} for n in range(before + 2)]}
+    page.steps.prepare(content)
+    assert len(page.steps.slots) == before + 1
+    qtbot.waitUntil(lambda: len(page.steps.slots) == before + 2, timeout=10_000)
+    assert all(slot.group.isHidden() for slot in page.steps.slots[before:])
+    assert not any(slot.group.isHidden() for slot in page.steps.slots[:before])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +33,10 @@ LEVEL_HINT = {"3": "3: fully correct", "2": "2: partly", "1": "1: related", "0":
 
 def _shown(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def _steps(content: dict[str, Any]) -> list[dict[str, Any]]:
+    return [x for x in content.get("diagnostic_steps") or [] if isinstance(x, dict)]
 
 
 def _text_box(height: int = 44) -> QPlainTextEdit:
@@ -98,11 +103,9 @@ class StepsEditor(QWidget):
     def rebuild(self) -> None:
         """Show the fields of the current case's steps (making more groups if needed)."""
         s = self.session
-        steps = [x for x in s.content.get("diagnostic_steps") or [] if isinstance(x, dict)]
+        steps = _steps(s.content)
         while len(self.slots) < len(steps):
-            slot = _StepSlot(self, len(self.slots))
-            self.layout_.insertWidget(self.layout_.count() - 1, slot.group)  # before stretch
-            self.slots.append(slot)
+            self._add_slot()
         self.groups, self.bindings, self.fields = [], [], {}
         for index, slot in enumerate(self.slots):
             if index < len(steps):
@@ -111,6 +114,20 @@ class StepsEditor(QWidget):
                 self.bindings += slot.bindings
                 self.fields.update(slot.fields)
             slot.group.setVisible(index < len(steps))
+
+    def prepare(self, content: dict[str, Any]) -> None:
+        """Make, hidden, the groups a case read ahead will need: one group per turn of the
+        event loop (~7 ms each), while the physician is still on the current case, instead
+        of all of them in the turn that shows the next one."""
+        if len(self.slots) < len(_steps(content)):
+            self._add_slot().group.setVisible(False)
+            QTimer.singleShot(0, lambda: self.prepare(content))
+
+    def _add_slot(self) -> _StepSlot:
+        slot = _StepSlot(self, len(self.slots))
+        self.layout_.insertWidget(self.layout_.count() - 1, slot.group)  # before the stretch
+        self.slots.append(slot)
+        return slot
 
     def bind(self, widget: TextWidget, index: int, field: str) -> TextBinding:
         s = self.session

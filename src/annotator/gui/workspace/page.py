@@ -288,6 +288,7 @@ class AnnotatePage(QWidget):
             if token == self._ahead_token:  # no case was opened since the read started
                 self._ahead = (following, view, images)
                 self._reading_ahead = False
+                self.steps.prepare(view.content)
             starts = []
             for refs in images.values():
                 slices, start = series_of(refs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from annotator.domain import labels as L
+from annotator.gui.workspace.draft_editors import SPARE_GROUPS
 from annotator.services import annotating, workspace
 from gui.conftest import USER
 
@@ -102,11 +103,13 @@ def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type
     page.open_case(page.case_list.neighbour("T1", 1))
     qtbot.waitUntil(page.settled, timeout=10_000)
     assert prepared == [3]  # the case after it, read ahead: its groups are made now
-    # A case with more steps than any before: one more group per turn, hidden until shown.
+    # And spare ones, for a case picked from the list with more steps than any before.
+    qtbot.waitUntil(lambda: len(page.steps.slots) == SPARE_GROUPS, timeout=10_000)
+    # A case with more steps still: one more group per turn, hidden until shown.
     before = len(page.steps.slots)
     content = {"diagnostic_steps": [{"step": f"s{n}"} for n in range(before + 2)]}
     page.steps.prepare(content)
     assert len(page.steps.slots) == before + 1
     qtbot.waitUntil(lambda: len(page.steps.slots) == before + 2, timeout=10_000)
-    assert all(slot.group.isHidden() for slot in page.steps.slots[before:])
-    assert not any(slot.group.isHidden() for slot in page.steps.slots[:before])
+    assert all(slot.group.isHidden() for slot in page.steps.slots[3:])
+    assert not any(slot.group.isHidden() for slot in page.steps.slots[:3])

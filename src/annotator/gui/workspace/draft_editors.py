@@ -28,6 +28,8 @@ from annotator.gui.workspace.session import CaseSession
 from annotator.services import draft_fixes
 from annotator.services.workspace import label_edits
 
+# Step groups kept ready: the bench's and the demo's cases have 3-5 diagnostic steps.
+SPARE_GROUPS = 6
 LEVEL_HINT = {"3": "3: fully correct", "2": "2: partly", "1": "1: related", "0": "0: wrong"}
 
 
@@ -116,10 +118,12 @@ class StepsEditor(QWidget):
             slot.group.setVisible(index < len(steps))
 
     def prepare(self, content: dict[str, Any]) -> None:
-        """Make, hidden, the groups a case read ahead will need: one group per turn of the
-        event loop (~7 ms each), while the physician is still on the current case, instead
-        of all of them in the turn that shows the next one."""
-        if len(self.slots) < len(_steps(content)):
+        """Make, hidden, the groups a case read ahead will need, and at least
+        :data:`SPARE_GROUPS` (a case opened from the list may have more steps than the ones
+        seen so far): one group per turn of the event loop (~7 ms each), while the physician
+        is still on the current case, instead of all of them in the turn that shows the next
+        one (3 groups: 17-33 ms)."""
+        if len(self.slots) < max(len(_steps(content)), SPARE_GROUPS):
             self._add_slot().group.setVisible(False)
             QTimer.singleShot(0, lambda: self.prepare(content))
 

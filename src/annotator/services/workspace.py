@@ -17,7 +17,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import DateTime, Select, Uuid, and_, bindparam, func, select, text
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Select,
+    Text,
+    Uuid,
+    and_,
+    bindparam,
+    column,
+    func,
+    select,
+    text,
+    true,
+)
 from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session, lazyload
 
@@ -305,21 +318,33 @@ def _draft_of(content: dict[str, Any]) -> _Draft:
                   _modalities(content), haystack)
 
 
+def _draft_fields(dialect: str) -> Select[Any]:
+    """Each revision's id, hash and the draft's fields the list shows and searches,
+    extracted by the database: a third of the draft's JSON to decode (not its history,
+    rubrics, steps or image list). PostgreSQL parses a ``json`` value again for each
+    ``->>``: six fields of 1,000 drafts took 323 ms, one ``json_to_record`` each 70 ms."""
+    if dialect == "postgresql":
+        draft = func.json_to_record(CaseRevision.content).table_valued(
+            *(column(key, Text) for key in _DRAFT_FIELDS[:-1]),
+            column(_DRAFT_FIELDS[-1], JSON)).render_derived("draft", with_types=True)
+        return (select(CaseRevision.id, CaseRevision.content_hash,
+                       *(draft.c[key] for key in _DRAFT_FIELDS))
+                .select_from(CaseRevision).join(draft, true()))
+    fields = [CaseRevision.content[key].as_string() for key in _DRAFT_FIELDS[:-1]]
+    fields.append(CaseRevision.content[_DRAFT_FIELDS[-1]])  # the exams: JSON
+    return select(CaseRevision.id, CaseRevision.content_hash, *fields)
+
+
 def _drafts(session: Session, revisions: list[tuple[uuid.UUID, str]]
             ) -> dict[tuple[uuid.UUID, str], _Draft]:
     """The drafts of ``revisions`` (id, content hash), reading only those not kept yet."""
     with _KEPT_LOCK:
         found = {key: _DRAFTS[key] for key in revisions if key in _DRAFTS}
     missing = list({rid for rid, content_hash in revisions if (rid, content_hash) not in found})
-    # Only the draft's fields the list shows and searches, extracted by the database: a
-    # third of the draft's JSON to decode (not its history, rubrics, steps or image list).
-    fields = [CaseRevision.content[key].as_string() for key in _DRAFT_FIELDS[:-1]]
-    fields.append(CaseRevision.content[_DRAFT_FIELDS[-1]])  # the exams: JSON
+    query = _draft_fields(session.get_bind().dialect.name)
     for chunk in chunks(missing):
         for rid, content_hash, *values in session.execute(
-            select(CaseRevision.id, CaseRevision.content_hash, *fields)
-            .where(CaseRevision.id.in_(chunk))
-        ):
+                query.where(CaseRevision.id.in_(chunk))):
             content = {k: v for k, v in zip(_DRAFT_FIELDS, values, strict=True) if v is not None}
             found[(rid, content_hash)] = _draft_of(content)
     with _KEPT_LOCK:

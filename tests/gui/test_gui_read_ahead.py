@@ -96,16 +96,17 @@ def test_any_opening_drops_the_read_ahead(qtbot, page, monkeypatch) -> None:  # 
 def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type: ignore[no-untyped-def]
         qtbot, page, monkeypatch) -> None:
     qtbot.waitUntil(page.settled, timeout=10_000)
+    # The spare groups, made in idle turns after the first case: one per turn, each turn
+    # calling prepare again (which the recording below would count).
+    qtbot.waitUntil(lambda: len(page.steps.slots) == SPARE_GROUPS, timeout=10_000)
     prepared: list[int] = []
     prepare = page.steps.prepare
     monkeypatch.setattr(page.steps, "prepare", lambda content: prepared.append(
         len(content.get("diagnostic_steps") or [])) or prepare(content))
     page.open_case(page.case_list.neighbour("T1", 1))
     qtbot.waitUntil(page.settled, timeout=10_000)
-    assert prepared == [3]  # the case after it, read ahead: its groups are made now
-    # And spare ones, for a case picked from the list with more steps than any before.
-    qtbot.waitUntil(lambda: len(page.steps.slots) == SPARE_GROUPS, timeout=10_000)
-    # A case with more steps still: one more group per turn, hidden until shown.
+    assert prepared == [3]  # the case after it, read ahead: its groups are asked for
+    # A case with more steps than any before: one more group per turn, hidden until shown.
     before = len(page.steps.slots)
     content = {"diagnostic_steps": [{"step": f"s{n}"} for n in range(before + 2)]}
     page.steps.prepare(content)

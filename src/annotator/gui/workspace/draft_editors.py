@@ -125,7 +125,8 @@ class StepsEditor(QWidget):
         one (3 groups: 17-33 ms)."""
         if len(self.slots) < max(len(_steps(content)), SPARE_GROUPS):
             self._add_slot().group.setVisible(False)
-            QTimer.singleShot(0, lambda: self.prepare(content))
+            # Bound to this widget: a window closed meanwhile cancels the rest.
+            QTimer.singleShot(0, self, lambda: self.prepare(content))
 
     def _add_slot(self) -> _StepSlot:
         slot = _StepSlot(self, len(self.slots))

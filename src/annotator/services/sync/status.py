@@ -69,27 +69,22 @@ def roundtrip_status(project: Project, everyone: list[Person] | None = None,
         for package in session.scalars(select(SyncPackage)):
             packages_of[package.annotator_id].append(package)
         for user in users:
-            bundles = bundles_of.get(user.id, [])
-            packages = packages_of.get(user.id, [])
-            if bundles or packages:
-                assigned = set(
-                    session.scalars(
-                        select(Case.case_id)
-                        .join(Annotation, Annotation.case_pk == Case.id)
-                        .where(Annotation.annotator_id == user.id,
-                               Annotation.withdrawn_at.is_(None))
-                    )
-                )
-                how_many = len(assigned)
-            else:
-                assigned = set()
-                how_many = assigned_to.get(counts.hexid(user.id), 0)
+            bundles = bundles_of.get(user.id, []) if bundles_of else []
+            packages = packages_of.get(user.id, []) if packages_of else []
+            if not bundles and not packages:  # most people at a team store: nothing to match
+                rows.append(RoundTripRow(user.name, assigned_to.get(counts.hexid(user.id), 0),
+                                         0, 0, 0, None, None, None))
+                continue
+            # Matched against the case ids assigned now, read only for these people.
+            assigned = set(session.scalars(
+                select(Case.case_id).join(Annotation, Annotation.case_pk == Case.id)
+                .where(Annotation.annotator_id == user.id, Annotation.withdrawn_at.is_(None))))
             bundled = {c for b in bundles for c in b.case_ids}
             returned = {c for p in packages for c in (p.outcome or {}).get("added", [])}
             rows.append(
                 RoundTripRow(
                     annotator=user.name,
-                    assigned=how_many,
+                    assigned=len(assigned),
                     bundled=len(bundled & assigned),
                     returned=len(returned & assigned),
                     packages=len(packages),

@@ -1,13 +1,16 @@
 """Moving on to the next case: it was read ahead while the physician worked, so opening it
 reads nothing on the GUI thread (its stamp is checked on a worker), and a read ahead the store
 has moved past is read again and shown as stored; an edit made before the check answers checks
-the stamp itself."""
+the stamp itself. A case chosen that was not read ahead is read on a worker before it opens."""
 
 from __future__ import annotations
+
+import threading
 
 import pytest
 
 from annotator.domain import labels as L
+from annotator.errors import PermissionDenied
 from annotator.gui.workspace.draft_editors import SPARE_GROUPS
 from annotator.services import annotating, workspace
 from gui.conftest import USER
@@ -114,3 +117,70 @@ def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type
     qtbot.waitUntil(lambda: len(page.steps.slots) == before + 2, timeout=10_000)
     assert all(slot.group.isHidden() for slot in page.steps.slots[3:])
     assert not any(slot.group.isHidden() for slot in page.steps.slots[:3])
+
+
+def _reads_on_threads(page, monkeypatch) -> list[tuple[str, bool]]:  # type: ignore[no-untyped-def]
+    """(case id, read on the GUI thread?) of every read of the page's session."""
+    found: list[tuple[str, bool]] = []
+    read = page.session.read
+
+    def recorded(case_id: str):  # type: ignore[no-untyped-def]
+        found.append((case_id, threading.current_thread() is threading.main_thread()))
+        return read(case_id)
+
+    monkeypatch.setattr(page.session, "read", recorded)
+    return found
+
+
+def test_a_case_chosen_in_the_list_is_read_on_a_worker(  # type: ignore[no-untyped-def]
+        qtbot, page, monkeypatch) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    elsewhere = page.case_list.neighbour(page.case_list.neighbour("T1", 1), 1)
+    reads = _reads_on_threads(page, monkeypatch)
+    page.case_list.caseChosen.emit(elsewhere)  # what a click on its row emits
+    assert page.session.case_id == "T1"  # still shown while the chosen case is read
+    assert not page.ready()
+    qtbot.waitUntil(lambda: page.session.case_id == elsewhere, timeout=10_000)
+    assert reads[0] == (elsewhere, False)  # read on a worker, not on the GUI thread
+    assert not any(on_gui for _case, on_gui in reads)
+    qtbot.waitUntil(page.ready, timeout=10_000)
+
+
+def test_the_next_case_chosen_opens_at_once_from_the_read_ahead(  # type: ignore[no-untyped-def]
+        qtbot, page, monkeypatch) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    following = page.case_list.neighbour("T1", 1)
+    reads = _reads_on_threads(page, monkeypatch)
+    page.step_case(1)  # the next-case shortcut
+    assert page.session.case_id == following
+    assert (following, True) not in reads
+
+
+def test_a_later_choice_supersedes_one_still_being_read(  # type: ignore[no-untyped-def]
+        qtbot, page) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    following = page.case_list.neighbour("T1", 1)
+    elsewhere = page.case_list.neighbour(following, 1)
+    opened: list[str] = []
+    page.session.caseOpened.connect(opened.append)
+    page.choose_case(elsewhere)
+    page.choose_case("T1")  # changed their mind before it came in: back to the first case
+    qtbot.waitUntil(lambda: opened == ["T1"] and page.ready(), timeout=10_000)
+    qtbot.wait(50)  # the superseded read's answer, if it were used, would come now
+    assert opened == ["T1"] and page.session.case_id == "T1"
+
+
+def test_a_chosen_case_that_cannot_be_read_says_why_and_the_case_stays(  # type: ignore[no-untyped-def]
+        qtbot, page, monkeypatch) -> None:
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    elsewhere = page.case_list.neighbour(page.case_list.neighbour("T1", 1), 1)
+
+    def withdrawn(case_id: str):  # type: ignore[no-untyped-def]
+        raise PermissionDenied(f"{case_id} is no longer assigned to you")
+
+    monkeypatch.setattr(page.session, "read", withdrawn)
+    page.case_list.caseChosen.emit(elsewhere)
+    qtbot.waitUntil(lambda: "no longer assigned" in page.header.error.text(), timeout=10_000)
+    assert page.session.case_id == "T1"
+    assert page.case_list.current == "T1"  # the list shows the case on screen again
+    assert page.ready()

@@ -37,13 +37,13 @@ def test_case_list_filters_searches_and_counts(qtbot, page, gui_project) -> None
     assert [r.case_id for r in panel.model.rows] == ["T1"]
     panel.filter.setCurrentIndex(panel.filter.findData("todo"))
     assert [r.case_id for r in panel.model.rows] == ["D1", "T2", "T3"]
-    # choosing a case in the list opens it
+    # choosing a case in the list opens it (at once when read ahead, else once read)
     panel.filter.setCurrentIndex(0)
     index = panel.model.index(panel.model.row_of("T2"), 0)
     panel.table.clicked.emit(index)
-    assert page.session.case_id == "T2"
+    qtbot.waitUntil(lambda: page.session.case_id == "T2", timeout=10_000)
     qtbot.keyClick(page.viewer, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
-    assert page.session.case_id == "T3"
+    qtbot.waitUntil(lambda: page.session.case_id == "T3", timeout=10_000)
 
 
 def test_resume_where_the_annotator_left_off(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]

@@ -67,6 +67,7 @@ class AnnotatePage(QWidget):
         self._ahead: tuple[str, AnnotationView, dict[str, list[ImageRecord]]] | None = None
         self._ahead_token = 0
         self._reading_ahead = False
+        self._choosing: str | None = None  # a case chosen, being read before it opens
         self._build()
         self.activity = ActivityTracker(self, self.session)
         self._resume_timer = QTimer(self)
@@ -153,7 +154,7 @@ class AnnotatePage(QWidget):
 
     def _connect(self) -> None:
         s = self.session
-        self.case_list.caseChosen.connect(self.open_case)
+        self.case_list.caseChosen.connect(self.choose_case)
         self.case_text.examLinkClicked.connect(self.select_exam)
         self.case_text.editDiagnosis.connect(self.edit_final_diagnosis)
         self.strip.clicked.connect(lambda index: self.select_exam(
@@ -187,8 +188,41 @@ class AnnotatePage(QWidget):
         if wanted:
             self.open_case(str(wanted), resume=self.resume)
 
+    def choose_case(self, case_id: str) -> None:
+        """Open the case the annotator picked (in the list, or the previous or next one).
+
+        A case read ahead opens at once; any other is read on a worker first, the current
+        case staying on screen meanwhile: read on the GUI thread it blocked it for a frame
+        and more (20-40 ms on a team store). A later choice supersedes this one."""
+        if self._ahead is not None and self._ahead[0] == case_id:
+            self.open_case(case_id)
+            return
+        self._ahead, self._reading_ahead = None, False
+        self._ahead_token += 1  # a read ahead still running is not used, nor waited for
+        session, token = self.session, self._ahead_token
+        self._choosing = case_id
+
+        def read() -> tuple[AnnotationView, dict[str, list[ImageRecord]]]:
+            return session.read(case_id)
+
+        def done(found: tuple[AnnotationView, dict[str, list[ImageRecord]]]) -> None:
+            if token == self._ahead_token:  # nothing else was chosen or opened meanwhile
+                self._choosing = None
+                self._ahead = (case_id, *found)
+                self.open_case(case_id)
+
+        def failed(exc: BaseException) -> None:  # withdrawn meanwhile, or the store away
+            if token == self._ahead_token:
+                self._choosing = None
+                self.case_list.select(self.session.case_id)
+                self.session.report(exc)
+
+        run_in_background(read, done, failed)
+
     def open_case(self, case_id: str, resume: dict[str, Any] | None = None) -> None:
-        """Show a case (saving pending text and active time of the previous one)."""
+        """Show a case (saving pending text and active time of the previous one); read now
+        unless it was read ahead (:meth:`choose_case` reads it on a worker first)."""
+        self._choosing = None
         previous = self.session.case_id
         if previous is not None:
             self.viewer_states[self.exam] = self.viewer.state()
@@ -269,7 +303,7 @@ class AnnotatePage(QWidget):
     def step_case(self, step: int) -> None:
         target = self.case_list.neighbour(self.session.case_id, step)
         if target is not None:
-            self.open_case(target)
+            self.choose_case(target)
 
     def _prefetch_next(self, case_id: str) -> None:
         self._reading_ahead = False
@@ -479,7 +513,7 @@ class AnnotatePage(QWidget):
 
     def ready(self) -> bool:
         """True when the case and its image are on screen (screenshots wait for this)."""
-        if self._finishing is not None:
+        if self._finishing is not None or self._choosing is not None:
             return False
         return self.session.view is None or (self.viewer.ready() and not self.loader.busy())
 

@@ -230,6 +230,9 @@ def run_gui(args: argparse.Namespace) -> int:
     from annotator.gui.collect import pause_for_start
 
     pause_for_start()  # until the window's first turn (gui/collect.py)
+    from annotator.gui.workers import prefer_the_gui_thread
+
+    prefer_the_gui_thread()
     window = open_window(args)
     from PySide6.QtWidgets import QApplication
 

@@ -50,7 +50,10 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
 
     from annotator.gui.context import GuiContext
     from annotator.gui.main_window import MainWindow
+    from annotator.gui.workers import prefer_the_gui_thread
     from annotator.store.project import open_project
+
+    prefer_the_gui_thread()  # as the app does
 
     app = QApplication(sys.argv[:1])
     app.setStyle("Fusion")

@@ -51,7 +51,10 @@ class _StepSlot:
     """The fields of one step (source exam, text, reason), kept for the next cases."""
 
     def __init__(self, editor: StepsEditor, index: int) -> None:
-        self.group = QGroupBox()
+        # Made in the editor and hidden: a group made parentless and then laid out is
+        # re-parented, restyled and shown by Qt in a later turn (5-20 ms of C++ each).
+        self.group = QGroupBox(editor)
+        self.group.setVisible(False)
         form = QFormLayout(self.group)
         self.source = QComboBox()
         self.source.setEditable(True)
@@ -124,7 +127,7 @@ class StepsEditor(QWidget):
         is still on the current case, instead of all of them in the turn that shows the next
         one (3 groups: 17-33 ms)."""
         if len(self.slots) < max(len(_steps(content)), SPARE_GROUPS):
-            self._add_slot().group.setVisible(False)
+            self._add_slot()  # hidden until a case shows it
             # Bound to this widget: a window closed meanwhile cancels the rest.
             QTimer.singleShot(0, self, lambda: self.prepare(content))
 

@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
+from annotator.gui.activity import DEAF_AFTER_INPUT_MS
+
 pytestmark = pytest.mark.gui
 
 
@@ -149,6 +151,24 @@ def test_active_time_is_measured_and_stored_on_leaving(qtbot, page, stored) -> N
     page.open_case("T2")
     assert stored("T1")["active_seconds"] == 60.0
     assert "active_seconds" not in stored("T2")
+
+
+def test_after_an_input_the_clock_looks_away_for_a_moment(qtbot, page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every event of every object passes the clock's filter while it listens: after an
+    input (what starts a case switch) it stops listening for DEAF_AFTER_INPUT_MS."""
+    activity = page.activity
+    qtbot.waitUntil(lambda: not activity._deaf.isActive(), timeout=5_000)
+    seen: list[float] = []
+    monkeypatch.setattr(activity.clock, "touch", seen.append)
+    page.viewer.setFocus()
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Down)
+    assert len(seen) == 1
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Up)  # within the moment: not looked at
+    assert len(seen) == 1 and activity._deaf.isActive()
+    qtbot.waitUntil(lambda: not activity._deaf.isActive(), timeout=5_000)
+    qtbot.keyClick(page.viewer, Qt.Key.Key_Down)  # listening again
+    # A coarse timer may fire up to 5% early.
+    assert len(seen) == 2 and seen[1] - seen[0] >= 0.9 * DEAF_AFTER_INPUT_MS / 1000
 
 
 def test_active_time_on_the_open_case_is_stored_in_one_write_and_no_read(  # type: ignore[no-untyped-def]

@@ -18,6 +18,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 from annotator.services.workspace_state import ActiveClock
 
 FLUSH_EVERY_MS = 60_000
+# After an input the application's events are not looked at for this long: the filter is a
+# Python call for every event of every object (about 900 in a case switch's turns, 4-5 ms
+# of the longest turn on a team store). At most this much of a burst's end goes uncounted.
+DEAF_AFTER_INPUT_MS = 500
 _INPUT = {
     QEvent.Type.KeyPress,
     QEvent.Type.ShortcutOverride,  # a key that triggers a shortcut never arrives as KeyPress
@@ -45,14 +49,26 @@ class ItemActivity(QObject):
         self.timer.setInterval(FLUSH_EVERY_MS)
         self.timer.timeout.connect(self._tick)
         self.timer.start()
+        self._deaf = QTimer(self)
+        self._deaf.setSingleShot(True)
+        self._deaf.setInterval(DEAF_AFTER_INPUT_MS)
+        self._deaf.timeout.connect(lambda: self._listen(True))
+        self._listen(True)
+
+    def _listen(self, on: bool) -> None:
         app = QApplication.instance()
-        if app is not None:
-            # Qt drops a destroyed filter by itself (its filter list holds QPointers).
+        if app is None:
+            return
+        if on:  # Qt drops a destroyed filter by itself (its filter list holds QPointers)
             app.installEventFilter(self)
+        else:  # safe from within eventFilter (QObject::removeEventFilter)
+            app.removeEventFilter(self)
+            self._deaf.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() in _INPUT and self.page.isVisible() and self.page.isActiveWindow():
             self.clock.touch(time.monotonic())
+            self._listen(False)
         return False
 
     def pending(self) -> float:

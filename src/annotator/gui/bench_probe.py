@@ -46,6 +46,8 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
     from annotator.gui.collect import pause_for_start
 
     pause_for_start()  # as the app starts (gui/app.py)
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
     from annotator.gui.context import GuiContext
@@ -79,10 +81,15 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
     settle_block = max([0.0] + [b - a for a, b in zip(ticks, ticks[1:], strict=False)])
     rows = [r.case_id for r in page.case_list.model.rows]
     for case_id in rows[1 : 1 + SWITCHES]:
+        # A click on the case's row in the list, as the physician's (a case not read ahead
+        # is read on a worker first, in versions with ``choose_case``).
+        table = page.case_list.table
+        index = page.case_list.model.index(page.case_list.model.row_of(case_id), 0)
+        table.scrollTo(index)
+        app.processEvents()  # scrolled before the switch is timed
         ticks = [time.perf_counter()]
-        # As a click in the list does (a case not read ahead is read on a worker first, in
-        # versions with ``choose_case``).
-        getattr(page, "choose_case", page.open_case)(case_id)
+        QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
+                         pos=table.visualRect(index).center())
         ticks.append(time.perf_counter())  # the call itself blocks the GUI thread
         # The case's first image painted: the figure the physician waits for. The rest of
         # the case (board, text, hidden tabs) follows in later turns; "first" is all of it.

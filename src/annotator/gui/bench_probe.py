@@ -30,6 +30,11 @@ def _spin_until(app: Any, done: Any, ticks: list[float]) -> None:
         time.sleep(0.0005)
 
 
+def _longest_turn(ticks: list[float]) -> float:
+    """The longest time between two recorded instants (0 when there is none)."""
+    return max([0.0] + [b - a for a, b in zip(ticks, ticks[1:], strict=False)])
+
+
 def _empty() -> dict[str, Any]:
     from PySide6.QtWidgets import QApplication, QMainWindow
 
@@ -78,7 +83,7 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
     # GUI-thread blocks too.
     ticks = [time.perf_counter()]
     _spin_until(app, getattr(page, "settled", lambda: True), ticks)
-    settle_block = max([0.0] + [b - a for a, b in zip(ticks, ticks[1:], strict=False)])
+    settle_block = _longest_turn(ticks)
     rows = [r.case_id for r in page.case_list.model.rows]
     for case_id in rows[1 : 1 + SWITCHES]:
         # A click on the case's row in the list, as the physician's (a case not read ahead
@@ -107,7 +112,7 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
         # A physician moves on seconds later: by then the next case has been read ahead
         # (turns that count as GUI-thread blocks too).
         _spin_until(app, getattr(page, "settled", lambda: True), ticks)
-        switches["blocked"].append(max(b - a for a, b in zip(ticks, ticks[1:], strict=False)))
+        switches["blocked"].append(_longest_turn(ticks))
         # What an edit of this case triggers once the list timer fires (the row, or the
         # whole list in versions without row updates).
         if hasattr(page, "_list_changed_cases"):
@@ -120,8 +125,7 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
         ticks = [time.perf_counter()]
         _spin_until(app, lambda: not getattr(page.case_list, "busy", lambda: False)(), ticks)
         switches["list"].append(time.perf_counter() - start)
-        switches["blocked"].append(max([switches["list_gui"][-1]] + [
-            b - a for a, b in zip(ticks, ticks[1:], strict=False)]))
+        switches["blocked"].append(max(switches["list_gui"][-1], _longest_turn(ticks)))
     switches["blocked"].append(settle_block)
     window.close()
     return {"first_image_at": first_image_at, "switches": switches}

@@ -197,8 +197,7 @@ class AnnotatePage(QWidget):
         if self._ahead is not None and self._ahead[0] == case_id:
             self.open_case(case_id)
             return
-        self._ahead, self._reading_ahead = None, False
-        self._ahead_token += 1  # a read ahead still running is not used, nor waited for
+        self._drop_read_ahead()
         session, token = self.session, self._ahead_token
         self._choosing = case_id
 
@@ -219,6 +218,14 @@ class AnnotatePage(QWidget):
 
         run_in_background(read, done, failed)
 
+    def _drop_read_ahead(self) -> tuple[str, AnnotationView, dict[str, list[ImageRecord]]] | None:
+        """Forget the case read ahead (returned); a read still running is not used, nor
+        waited for."""
+        ahead, self._ahead = self._ahead, None
+        self._ahead_token += 1
+        self._reading_ahead = False
+        return ahead
+
     def open_case(self, case_id: str, resume: dict[str, Any] | None = None) -> None:
         """Show a case (saving pending text and active time of the previous one); read now
         unless it was read ahead (:meth:`choose_case` reads it on a worker first)."""
@@ -227,9 +234,7 @@ class AnnotatePage(QWidget):
         if previous is not None:
             self.viewer_states[self.exam] = self.viewer.state()
             self.activity.flush(previous)
-        ahead, self._ahead = self._ahead, None
-        self._ahead_token += 1  # a read ahead still running is not used, nor waited for
-        self._reading_ahead = False
+        ahead = self._drop_read_ahead()
         if ahead is None or ahead[0] != case_id:
             ahead = None
         if not self.session.open(case_id, (ahead[1], ahead[2]) if ahead else None):

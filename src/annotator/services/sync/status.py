@@ -69,8 +69,8 @@ def roundtrip_status(project: Project, everyone: list[Person] | None = None,
         for package in session.scalars(select(SyncPackage)):
             packages_of[package.annotator_id].append(package)
         for user in users:
-            bundles = bundles_of.get(user.id, []) if bundles_of else []
-            packages = packages_of.get(user.id, []) if packages_of else []
+            bundles = bundles_of.get(user.id, [])
+            packages = packages_of.get(user.id, [])
             if not bundles and not packages:  # most people at a team store: nothing to match
                 rows.append(RoundTripRow(user.name, assigned_to.get(counts.hexid(user.id), 0),
                                          0, 0, 0, None, None, None))

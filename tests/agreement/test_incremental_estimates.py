@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from annotator.agreement.options import ReportOptions
 from annotator.domain.labels import IMPORTANCE
@@ -31,8 +31,10 @@ from annotator.services.assignments import assign
 from annotator.services.demo import _label_fully
 from annotator.services.imports import import_cases
 from annotator.services.review import decisions, reopen
+from annotator.services.users import add_user
 from annotator.store import agreement_stale
 from annotator.store.project import Project, open_project
+from annotator.store.schema import AgreementPairSum, AgreementStats, Case
 from factories import make_case, write_case_file
 
 OPTIONS = ReportOptions(min_shared=2)  # small projects: pair kappas defined on few units
@@ -148,6 +150,56 @@ def test_one_more_submission_recomputes_one_case(team: Project, tmp_path: Path) 
     after = _assert_equal(team)
     assert point_estimates(team, "cu")["recomputed"] == 0
     assert after["families"] != first["families"]
+
+
+def test_a_submission_rewrites_only_the_rater_pairs_of_its_case(
+    team: Project, tmp_path: Path
+) -> None:
+    """The pairs' summed tables live in rows of their own (they grow with the raters): one
+    more submission rewrites its case's pairs only, and every stored pair table is the sum
+    of the case rows' tables."""
+    for name in ("a4", "a5"):  # five raters, three a case: a case has some of the pairs
+        add_user(team, "cu", name, ["annotator"])
+    rng = random.Random(9)
+    placed = _project(team, tmp_path, 6)
+    for case_id, name in placed[:-1]:
+        _label_fully(team, name, case_id, rng, disagree=0.3)
+        kinds.CASES.submit(team, name, case_id)
+    point_estimates(team, "cu")
+    written: list[tuple[str, str]] = []
+
+    def watch(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any,
+              many: bool) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO AGREEMENT_PAIR_SUMS"):
+            for row in parameters if many else [parameters]:
+                values = row.values() if isinstance(row, dict) else row
+                family, pair = list(values)[:2]
+                written.append((family, pair))
+
+    case_id, name = placed[-1]
+    _label_fully(team, name, case_id, rng, disagree=0.3)
+    kinds.CASES.submit(team, name, case_id)
+    event.listen(team.engine, "before_cursor_execute", watch)
+    try:
+        point_estimates(team, "cu")
+    finally:
+        event.remove(team.engine, "before_cursor_execute", watch)
+    with team.read() as session:
+        case_pk = session.scalar(select(Case.id).where(Case.case_id == case_id))
+        rows = dict(session.execute(select(AgreementStats.case_pk, AgreementStats.stats)
+                                    .where(AgreementStats.case_pk.not_in(agreement.RESERVED))).all())
+        stored = {(f, p): t for f, p, t in session.execute(select(
+            AgreementPairSum.family, AgreementPairSum.pair, AgreementPairSum.counts))}
+    own = {(fid, pair) for fid, sums in rows[case_pk].items() for pair in sums["pairs"]}
+    assert own and set(written) == own
+    assert own < set(stored)  # the project's other pairs were left as they were
+    summed: dict[tuple[str, str], list[float]] = {}
+    for stats in rows.values():
+        for fid, sums in stats.items():
+            for pair, table in sums["pairs"].items():
+                before = summed.get((fid, pair), [0.0] * len(table))
+                summed[(fid, pair)] = [a + b for a, b in zip(before, table, strict=True)]
+    assert stored == {key: table for key, table in summed.items() if any(table)}
 
 
 def test_the_sum_is_read_again_only_when_a_write_changed_it(

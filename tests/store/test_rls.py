@@ -96,6 +96,9 @@ EXPECTED = {
     "sme_totals": ("benchmark_id", "SELECT benchmark_id FROM sme_totals WHERE false"),
     # Agreement statistics per case (0019_agreement_stats): curators only.
     "agreement_stats": ("case_pk", "SELECT case_pk FROM agreement_stats WHERE false"),
+    # Their rater pairs' summed tables (0034_agreement_pair_sums): curators only.
+    "agreement_pair_sums": ("family || pair", "SELECT family || pair FROM agreement_pair_sums"
+                            " WHERE false"),
     # Cases whose statistics are stale (0020_agreement_stale): seniors read, curators clear;
     # every role marks through annotator_agreement_stale, never by a write of its own.
     "agreement_stale": ("case_pk", "SELECT case_pk FROM agreement_stale WHERE false"),

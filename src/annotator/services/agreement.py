@@ -40,6 +40,7 @@ from annotator.services.users import people, require
 from annotator.store import agreement_stale, counts
 from annotator.store.project import Project
 from annotator.store.schema import (
+    AgreementPairSum,
     AgreementStats,
     Annotation,
     Case,
@@ -323,9 +324,9 @@ def _digest(pk: uuid.UUID, key: str) -> int:
 def _reserved(session: Session, lock: bool = False) -> tuple[str | None, dict[str, Any], int]:
     """The stored code key, sum and inputs hash (``lock``: held until the transaction ends).
 
-    The sum row grows with the rater pairs (300 KB at the bench's 100,000 cases); it is
-    read only when its keys differ from the last sum this process read or wrote for the
-    store (:data:`_SUMS`)."""
+    The sum (its row and the pairs' tables, :func:`_with_pairs`) grows with the rater pairs
+    (300 KB at the bench's 100,000 cases); it is read only when its keys differ from the
+    last sum this process read or wrote for the store (:data:`_SUMS`)."""
     query = select(AgreementStats.case_pk, AgreementStats.key).where(
         AgreementStats.case_pk.in_(RESERVED))
     keys = {pk: key for pk, key in session.execute(query.with_for_update() if lock else query)}
@@ -335,11 +336,45 @@ def _reserved(session: Session, lock: bool = False) -> tuple[str | None, dict[st
     if kept is not None and kept.code == code and kept.inputs == inputs:
         totals = kept.totals
     else:  # in the same snapshot (or under the same lock) as the keys
-        totals = session.scalar(select(AgreementStats.stats).where(
-            AgreementStats.case_pk == TOTALS_PK)) or {}
+        totals = _with_pairs(session, session.scalar(select(AgreementStats.stats).where(
+            AgreementStats.case_pk == TOTALS_PK)) or {})
         if code is not None and inputs is not None:
             _SUMS[store] = _Sums(code, inputs, totals)
     return code, dict(totals), int(inputs, 16) if inputs else 0
+
+
+def _with_pairs(session: Session, row: dict[str, Any]) -> dict[str, Any]:
+    """The sum row with each family's pair tables put back in (``agreement_pair_sums``)."""
+    totals = {fid: {**(sums or {}), "pairs": {}} for fid, sums in row.items()}
+    for family, pair, table in session.execute(select(
+            AgreementPairSum.family, AgreementPairSum.pair, AgreementPairSum.counts)):
+        totals.setdefault(family, {"pairs": {}})["pairs"][pair] = table
+    return totals
+
+
+def _write_sum(session: Session, totals: dict[str, Any], parts: list[dict[str, Any]]) -> None:
+    """Store ``totals``: the sum row without the pair tables, and of those only the pairs
+    that ``parts`` (the case rows added or taken away) touch: one submission rewrites its
+    case's few pairs, not every pair of the project."""
+    touched: dict[str, set[str]] = defaultdict(set)
+    for part in parts:
+        for fid, sums in part.items():
+            touched[fid].update((sums or {}).get("pairs") or ())
+    for fid, pairs in touched.items():
+        chosen = sorted(pairs)
+        for start in range(0, len(chosen), _CHUNK):
+            session.execute(delete(AgreementPairSum).where(
+                AgreementPairSum.family == fid,
+                AgreementPairSum.pair.in_(chosen[start:start + _CHUNK])))
+        kept = (totals.get(fid) or {}).get("pairs") or {}
+        rows = [{"family": fid, "pair": pair, "counts": kept[pair]}
+                for pair in chosen if pair in kept]
+        if rows:
+            session.execute(insert(AgreementPairSum), rows)
+    row = {fid: {name: value for name, value in sums.items() if name != "pairs"}
+           for fid, sums in totals.items()}
+    session.execute(insert(AgreementStats), [
+        {"case_pk": TOTALS_PK, "key": _stats_code(), "stats": row}])
 
 
 @dataclass(frozen=True)
@@ -411,19 +446,22 @@ def _apply(
     handle = [pk for pk, token in seen.items() if now.get(pk) == token]
     old = _rows(session, handle)
     cleared = {pk: seen[pk] for pk in handle}
+    parts: list[dict[str, Any]] = []
     for pk in handle:
         if pk in old:
             totals = add_stats(totals, old[pk][1], -1)
             inputs ^= _digest(pk, old[pk][0])
+            parts.append(old[pk][1])
         if pk in keys:
             totals = add_stats(totals, fresh[pk])
             inputs ^= _digest(pk, keys[pk])
+            parts.append(fresh[pk])
     for where in _where(AgreementStats.case_pk, [*handle, *RESERVED]):
         session.execute(delete(AgreementStats).where(*where))
     session.execute(insert(AgreementStats), [
         {"case_pk": pk, "key": keys[pk], "stats": fresh[pk]} for pk in handle if pk in keys
-    ] + [{"case_pk": TOTALS_PK, "key": _stats_code(), "stats": totals},
-         {"case_pk": INPUTS_PK, "key": f"{inputs:064x}", "stats": {}}])
+    ] + [{"case_pk": INPUTS_PK, "key": f"{inputs:064x}", "stats": {}}])
+    _write_sum(session, totals, parts)
     agreement_stale.clear(conn, cleared)
     return _Sums(_stats_code(), f"{inputs:064x}", totals)
 
@@ -471,6 +509,7 @@ def _restart(session: Session) -> None:
     if code == _stats_code():
         return  # another caller restarted them meanwhile
     session.execute(delete(AgreementStats))
+    session.execute(delete(AgreementPairSum))
     session.execute(insert(AgreementStats), [
         {"case_pk": TOTALS_PK, "key": _stats_code(), "stats": {}},
         {"case_pk": INPUTS_PK, "key": f"{0:064x}", "stats": {}}])

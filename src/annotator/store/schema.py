@@ -647,6 +647,19 @@ class AgreementStats(Base):
     stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
+class AgreementPairSum(Base):
+    """One rater pair's summed confusion table of one label family (issue 27): the sum of the
+    ``pairs`` tables of every case row of ``agreement_stats``, kept apart from the sum row so
+    that one more submission rewrites the few pairs it touches, not every pair of the
+    project (300 per family at the bench's 100,000 cases). ``pair`` is the two annotator
+    keys joined by the unit separator, as in the case rows. Derived data, curators only."""
+
+    __tablename__ = "agreement_pair_sums"
+    family: Mapped[str] = mapped_column(String(64), primary_key=True)
+    pair: Mapped[str] = mapped_column(String(200), primary_key=True)
+    counts: Mapped[list[float]] = mapped_column(JSON)
+
+
 class AgreementStale(Base):
     """A case whose agreement statistics are stale (issue 27): every write that changes what
     they are computed from marks the case in its own transaction (store.agreement_stale).

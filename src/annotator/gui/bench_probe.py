@@ -19,20 +19,17 @@ SWITCHES = 12
 TIMEOUT_S = 60.0  # a guard against a hang, not a target: CI machines are slow under load
 
 
-def _spin_until(app: Any, done: Any, ticks: list[float]) -> None:
-    """Process events until ``done()``, recording the time of every loop turn."""
+def _spin_until(app: Any, done: Any, turns: list[float]) -> None:
+    """Process events until ``done()``, recording how long each loop turn held the GUI
+    thread (the probe's own checks, paints and pauses between turns are not the app's)."""
     deadline = time.monotonic() + TIMEOUT_S
     while not done():
+        start = time.perf_counter()
         app.processEvents()
-        ticks.append(time.perf_counter())
+        turns.append(time.perf_counter() - start)
         if time.monotonic() > deadline:
             raise SystemExit("timed out waiting for the GUI")
         time.sleep(0.0005)
-
-
-def _longest_turn(ticks: list[float]) -> float:
-    """The longest time between two recorded instants (0 when there is none)."""
-    return max([0.0] + [b - a for a, b in zip(ticks, ticks[1:], strict=False)])
 
 
 def _empty() -> dict[str, Any]:
@@ -72,8 +69,8 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
     window.show_page("annotate")
     window.show()
     page = window.page("annotate")
-    ticks: list[float] = []
-    _spin_until(app, window.ready, ticks)
+    turns: list[float] = []
+    _spin_until(app, window.ready, turns)
     window.grab()
     first_image_at = time.time()
     switches: dict[str, list[float]] = {"image": [], "first": [], "thumbs": [], "blocked": [],
@@ -81,9 +78,9 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
     # The first switch comes, as every later one, once the page has settled (the next case
     # read ahead): a physician reads the first case before moving on. Those turns count as
     # GUI-thread blocks too.
-    ticks = [time.perf_counter()]
-    _spin_until(app, getattr(page, "settled", lambda: True), ticks)
-    settle_block = _longest_turn(ticks)
+    turns = []
+    _spin_until(app, getattr(page, "settled", lambda: True), turns)
+    settle_block = max(turns, default=0.0)
     rows = [r.case_id for r in page.case_list.model.rows]
     for case_id in rows[1 : 1 + SWITCHES]:
         # A click on the case's row in the list, as the physician's (a case not read ahead
@@ -92,27 +89,28 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
         index = page.case_list.model.index(page.case_list.model.row_of(case_id), 0)
         table.scrollTo(index)
         app.processEvents()  # scrolled before the switch is timed
-        ticks = [time.perf_counter()]
+        start = time.perf_counter()
         QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
                          pos=table.visualRect(index).center())
-        ticks.append(time.perf_counter())  # the call itself blocks the GUI thread
+        turns = [time.perf_counter() - start]  # the click's own handling is a turn
         # The case's first image painted: the figure the physician waits for. The rest of
         # the case (board, text, hidden tabs) follows in later turns; "first" is all of it.
+        # The probe's grabs paint the viewer once more to be sure it is on screen: they
+        # count in the times from the click, not as turns of the app's.
         _spin_until(app, lambda c=case_id: page.session.case_id == c and page.viewer.ready(),
-                    ticks)
+                    turns)
         page.viewer.grab()
-        switches["image"].append(time.perf_counter() - ticks[0])
-        ticks.append(time.perf_counter())  # the probe's own paint is no turn of the app's
-        _spin_until(app, page.ready, ticks)
+        switches["image"].append(time.perf_counter() - start)
+        _spin_until(app, page.ready, turns)
         page.viewer.grab()
-        switches["first"].append(time.perf_counter() - ticks[0])
+        switches["first"].append(time.perf_counter() - start)
         _spin_until(app, lambda: all(c.thumbnail is not None or not c.images
-                                     for c in page.strip_model.cards), ticks)
-        switches["thumbs"].append(time.perf_counter() - ticks[0])
+                                     for c in page.strip_model.cards), turns)
+        switches["thumbs"].append(time.perf_counter() - start)
         # A physician moves on seconds later: by then the next case has been read ahead
         # (turns that count as GUI-thread blocks too).
-        _spin_until(app, getattr(page, "settled", lambda: True), ticks)
-        switches["blocked"].append(_longest_turn(ticks))
+        _spin_until(app, getattr(page, "settled", lambda: True), turns)
+        switches["blocked"].append(max(turns))
         # What an edit of this case triggers once the list timer fires (the row, or the
         # whole list in versions without row updates).
         if hasattr(page, "_list_changed_cases"):
@@ -122,10 +120,10 @@ def _workspace(project_dir: str, user: str) -> dict[str, Any]:
         # The timer's own turn on the GUI thread; then the row shown (read on a worker in
         # versions with ``busy``, so the two differ there).
         switches["list_gui"].append(time.perf_counter() - start)
-        ticks = [time.perf_counter()]
-        _spin_until(app, lambda: not getattr(page.case_list, "busy", lambda: False)(), ticks)
+        turns = [switches["list_gui"][-1]]
+        _spin_until(app, lambda: not getattr(page.case_list, "busy", lambda: False)(), turns)
         switches["list"].append(time.perf_counter() - start)
-        switches["blocked"].append(max(switches["list_gui"][-1], _longest_turn(ticks)))
+        switches["blocked"].append(max(turns))
     switches["blocked"].append(settle_block)
     window.close()
     return {"first_image_at": first_image_at, "switches": switches}

@@ -99,22 +99,34 @@ def test_any_opening_drops_the_read_ahead(qtbot, page, monkeypatch) -> None:  # 
 def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type: ignore[no-untyped-def]
         qtbot, page, monkeypatch) -> None:
     qtbot.waitUntil(page.settled, timeout=10_000)
-    # The spare groups, made in idle turns after the first case: one per turn, each turn
-    # calling prepare again (which the recording below would count).
-    qtbot.waitUntil(lambda: len(page.steps.slots) == SPARE_GROUPS, timeout=10_000)
+    # The spare groups, made in idle turns after the first case: a group, then each of its
+    # three fields, one per turn, each turn calling prepare again (which the recording
+    # below would count).
+    qtbot.waitUntil(lambda: len(page.steps.slots) == SPARE_GROUPS
+                    and len(page.steps.slots[-1].fields) == 3, timeout=10_000)
     prepared: list[int] = []
+    made: list[tuple[int, int]] = []  # (groups, fields of the last) after each turn's call
     prepare = page.steps.prepare
-    monkeypatch.setattr(page.steps, "prepare", lambda content: prepared.append(
-        len(content.get("diagnostic_steps") or [])) or prepare(content))
+
+    def recording(content: dict) -> None:  # type: ignore[type-arg]
+        prepared.append(len(content.get("diagnostic_steps") or []))
+        prepare(content)
+        made.append((len(page.steps.slots), len(page.steps.slots[-1].fields)))
+
+    monkeypatch.setattr(page.steps, "prepare", recording)
     page.open_case(page.case_list.neighbour("T1", 1))
     qtbot.waitUntil(page.settled, timeout=10_000)
     assert prepared == [3]  # the case after it, read ahead: its groups are asked for
-    # A case with more steps than any before: one more group per turn, hidden until shown.
+    # A case with more steps than any before: a group, then each of its fields, one per
+    # turn, hidden until shown.
     before = len(page.steps.slots)
+    made.clear()
     content = {"diagnostic_steps": [{"step": f"s{n}"} for n in range(before + 2)]}
     page.steps.prepare(content)
-    assert len(page.steps.slots) == before + 1
-    qtbot.waitUntil(lambda: len(page.steps.slots) == before + 2, timeout=10_000)
+    qtbot.waitUntil(lambda: made[-1:] == [(before + 2, 3)] and len(made) > 8, timeout=10_000)
+    assert made == [(before + 1, 0), (before + 1, 1), (before + 1, 2), (before + 1, 3),
+                    (before + 2, 0), (before + 2, 1), (before + 2, 2), (before + 2, 3),
+                    (before + 2, 3)]  # the last call finds nothing left to make
     assert all(slot.group.isHidden() for slot in page.steps.slots[3:])
     assert not any(slot.group.isHidden() for slot in page.steps.slots[:3])
 

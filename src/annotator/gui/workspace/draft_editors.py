@@ -48,26 +48,46 @@ def _text_box(height: int = 44) -> QPlainTextEdit:
 
 
 class _StepSlot:
-    """The fields of one step (source exam, text, reason), kept for the next cases."""
+    """The fields of one step (source exam, text, reason), kept for the next cases.
+
+    Made a field at a time (:meth:`add_field`) while the page prepares spare groups, one
+    field per turn of the event loop; :meth:`finish` makes the rest at once when a case
+    shows the step."""
+
+    FIELDS = (("source", "Source exam"), ("step", "Step"), ("reason", "Reason"))
 
     def __init__(self, editor: StepsEditor, index: int) -> None:
         # Made in the editor and hidden: a group made parentless and then laid out is
         # re-parented, restyled and shown by Qt in a later turn (5-20 ms of C++ each).
+        self.editor, self.index = editor, index
         self.group = QGroupBox(editor)
         self.group.setVisible(False)
-        form = QFormLayout(self.group)
+        self.form = QFormLayout(self.group)
         self.source = QComboBox()
-        self.source.setEditable(True)
         self.figures: list[str] = []
         self.fields: dict[tuple[int, str], TextWidget] = {}
         self.bindings: list[TextBinding] = []
-        for field, widget, name in (("source", self.source, "Source exam"),
-                                    ("step", _text_box(40), "Step"),
-                                    ("reason", _text_box(), "Reason")):
-            widget.setObjectName(f"step_{index}_{field}")
-            form.addRow(name, widget)
-            self.fields[(index, field)] = widget
-            self.bindings.append(editor.bind(widget, index, field))
+
+    def add_field(self) -> bool:
+        """Make the next field; False once every field is made."""
+        if len(self.fields) == len(self.FIELDS):
+            return False
+        field, name = self.FIELDS[len(self.fields)]
+        widget: TextWidget
+        if field == "source":
+            widget = self.source
+            widget.setEditable(True)
+        else:
+            widget = _text_box(40 if field == "step" else 44)
+        widget.setObjectName(f"step_{self.index}_{field}")
+        self.form.addRow(name, widget)
+        self.fields[(self.index, field)] = widget
+        self.bindings.append(self.editor.bind(widget, self.index, field))
+        return True
+
+    def finish(self) -> None:
+        while self.add_field():
+            pass
 
     def show_step(self, index: int, step: dict[str, Any], figures: list[str]) -> None:
         self.group.setTitle(f"Step {index + 1} (draft importance: {step.get('essential')})")
@@ -114,6 +134,7 @@ class StepsEditor(QWidget):
         self.groups, self.bindings, self.fields = [], [], {}
         for index, slot in enumerate(self.slots):
             if index < len(steps):
+                slot.finish()
                 slot.show_step(index, steps[index], s.figures)
                 self.groups.append(slot.group)
                 self.bindings += slot.bindings
@@ -123,13 +144,15 @@ class StepsEditor(QWidget):
     def prepare(self, content: dict[str, Any]) -> None:
         """Make, hidden, the groups a case read ahead will need, and at least
         :data:`SPARE_GROUPS` (a case opened from the list may have more steps than the ones
-        seen so far): one group per turn of the event loop (~7 ms each), while the physician
-        is still on the current case, instead of all of them in the turn that shows the next
-        one (3 groups: 17-33 ms)."""
-        if len(self.slots) < max(len(_steps(content)), SPARE_GROUPS):
+        seen so far): a group, then each of its fields, in a turn of the event loop of its
+        own (a whole group took ~7 ms), while the physician is still on the current case,
+        instead of all of them in the turn that shows the next one (3 groups: 17-33 ms)."""
+        if not (self.slots and self.slots[-1].add_field()):
+            if len(self.slots) >= max(len(_steps(content)), SPARE_GROUPS):
+                return
             self._add_slot()  # hidden until a case shows it
-            # Bound to this widget: a window closed meanwhile cancels the rest.
-            QTimer.singleShot(0, self, lambda: self.prepare(content))
+        # Bound to this widget: a window closed meanwhile cancels the rest.
+        QTimer.singleShot(0, self, lambda: self.prepare(content))
 
     def _add_slot(self) -> _StepSlot:
         slot = _StepSlot(self, len(self.slots))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -397,3 +398,43 @@ def test_a_new_process_reads_the_listing_kept_on_disk(  # type: ignore[no-untype
         kept[0].write_text(text)
         forget()
         assert workspace.case_list(imported, "a1") == changed
+
+
+def test_a_list_warmed_up_at_start_is_built_once(  # type: ignore[no-untyped-def]
+    imported, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The app builds the list on a thread while it makes its window; the page's first
+    read, coming meanwhile, waits for that build and uses it instead of building again."""
+    for cache in (workspace._LISTINGS, workspace._SUMMARIES, workspace._DRAFTS):
+        cache.clear()
+    if imported.folder is not None:
+        for kept in (imported.folder / "cache" / "case-lists").glob("*.json"):
+            kept.unlink()
+    builds: list[str] = []
+    go_on, reached = threading.Event(), threading.Event()
+    columns, builder = workspace._assigned_columns, workspace._builder
+
+    def held(user_id):  # type: ignore[no-untyped-def]
+        builds.append(threading.current_thread().name)
+        assert go_on.wait(10)
+        return columns(user_id)
+
+    def watched(project, annotator):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "page":
+            reached.set()
+        return builder(project, annotator)
+
+    monkeypatch.setattr(workspace, "_assigned_columns", held)
+    monkeypatch.setattr(workspace, "_builder", watched)
+    warm = workspace.warm_case_list(imported, "a1")
+    found: list[workspace.CaseList] = []
+    page = threading.Thread(target=lambda: found.append(workspace.case_list(imported, "a1")),
+                            name="page")
+    page.start()
+    assert reached.wait(10)
+    go_on.set()
+    warm.join(10)
+    page.join(10)
+    assert builds == ["case-list-warm-up"]
+    monkeypatch.setattr(workspace, "_assigned_columns", columns)
+    assert found == [_built_afresh(imported, "a1")]

@@ -244,6 +244,11 @@ class MainWindow(QMainWindow):
         shown = [p for p in pages_for(roles) if p in TITLES]
         landing = landing_page(roles)
         start = next(p for p in (self.wanted_page, landing, shown[0]) if p in shown)
+        if start == "annotate" and self.context.project is not None and self.context.user:
+            from annotator.services.workspace import warm_case_list
+
+            # The case list read while the page is made (its first refresh waits for it).
+            warm_case_list(self.context.project, self.context.user)
         self.built = {}
         self._fill_tabs(shown)
         self.tabs.setEnabled(True)

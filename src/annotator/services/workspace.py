@@ -369,12 +369,15 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
     if show not in FILTERS:
         raise ValidationError(f"unknown case filter {show!r} (one of {', '.join(FILTERS)})")
     words = search.lower().split()
-    with project.read() as session:
-        user = _person(session, annotator)
-        file = _kept_file(project, user.id)
-        listing, built = _listing(session, user, file)
-    if built:
-        _write_kept(file, listing)  # for the next start: outside the read transaction
+    # One build of an annotator's list at a time: a second caller (the page's first refresh
+    # while start-up's warm-up builds it, :func:`warm_case_list`) waits and uses that one.
+    with _builder(project, annotator):
+        with project.read() as session:
+            user = _person(session, annotator)
+            file = _kept_file(project, user.id)
+            listing, built = _listing(session, user, file)
+        if built:
+            _write_kept(file, listing)  # for the next start: outside the read transaction
     searched = [row for row, hay in listing.rows if all(w in hay for w in words)
                 and (modality == ANY_MODALITY or modality in row.modalities)]
     counts = dict(listing.counts)
@@ -384,6 +387,31 @@ def case_list(project: Project, annotator: str, *, show: str = "all", search: st
         rows=[row for row in searched if _matches(row, show, conflicted)],
         modalities=listing.modalities, total=len(listing.rows), submitted=listing.submitted,
         counts=counts)
+
+
+_BUILDERS: dict[tuple[int, str], threading.Lock] = {}
+
+
+def _builder(project: Project, annotator: str) -> threading.Lock:
+    """The lock held while ``annotator``'s list is built from ``project``."""
+    with _KEPT_LOCK:
+        return _BUILDERS.setdefault((id(project), annotator), threading.Lock())
+
+
+def warm_case_list(project: Project, annotator: str) -> threading.Thread:
+    """Build ``annotator``'s case list on a thread of its own, for the page that shows it
+    next (the app starts it before making its window: on a team store the build waits on
+    the server for most of its 150-200 ms, which then overlaps the window's making).
+    A failure is left to the page's own read, which reports it."""
+    def build() -> None:
+        try:
+            case_list(project, annotator)
+        except Exception:  # noqa: BLE001 - the page reads again and says what went wrong
+            return
+
+    thread = threading.Thread(target=build, name="case-list-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def _person(session: Session, name: str) -> User:

@@ -144,6 +144,30 @@ def own_view(name: str, definition: str) -> tuple[Callable[[], None], Callable[[
 
 
 _SENIOR = "((SELECT annotator_is('curator')) OR (SELECT annotator_is('adjudicator')))"
+CURATORS = "(SELECT annotator_is('curator'))"
+# Curators read and write the table; nobody else sees a row (0019, 0034).
+CURATORS_ONLY = (("SELECT", CURATORS, None), ("INSERT", None, CURATORS),
+                 ("UPDATE", CURATORS, CURATORS), ("DELETE", CURATORS, None))
+
+
+def row_policies(name: str, grants: str,
+                 policies: tuple[tuple[str, str | None, str | None], ...]) -> None:
+    """On a walled PostgreSQL store (0013_rls): grant the app role ``grants`` on the table
+    ``name``, turn its row-level security on and create ``policies`` (command, USING, WITH
+    CHECK), named ``annotator_<command>_<n>``. Elsewhere, nothing."""
+    bind = op.get_bind()
+    if bind.dialect.name != "postgresql" or bind.exec_driver_sql(
+            "SELECT 1 FROM pg_proc WHERE proname = 'annotator_role_prefix'").first() is None:
+        return
+    role = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
+    app = '"' + f"{role}_app".replace('"', '""') + '"'
+    bind.exec_driver_sql(f"GRANT {grants} ON {name} TO {app}")
+    bind.exec_driver_sql(f"ALTER TABLE {name} ENABLE ROW LEVEL SECURITY")
+    for n, (command, using, check) in enumerate(policies):
+        clause = f" USING ({using})" if using else ""
+        clause += f" WITH CHECK ({check})" if check else ""
+        bind.exec_driver_sql(f"CREATE POLICY annotator_{command.lower()}_{n} ON {name}"
+                             f" FOR {command} TO {app}{clause}")
 
 
 def install_totals(name: str, *, prefix: str, recount: str,

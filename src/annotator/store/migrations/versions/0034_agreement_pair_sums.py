@@ -16,16 +16,12 @@ from __future__ import annotations
 
 from alembic import op
 
-from annotator.store.migrations._ops import table
+from annotator.store.migrations._ops import CURATORS_ONLY, row_policies, table
 
 revision = "0034_agreement_pair_sums"
 down_revision = "0033_sme_totals"
 branch_labels = None
 depends_on = None
-
-_CUR = "(SELECT annotator_is('curator'))"
-POLICIES = [("SELECT", _CUR, None), ("INSERT", None, _CUR), ("UPDATE", _CUR, _CUR),
-            ("DELETE", _CUR, None)]
 
 
 def upgrade() -> None:
@@ -33,23 +29,10 @@ def upgrade() -> None:
     bind = op.get_bind()
     # The sum row with the pairs inside goes: the next call restarts and fills both tables.
     bind.exec_driver_sql("DELETE FROM agreement_stats")
-    if bind.dialect.name != "postgresql":
-        return
-    bind.exec_driver_sql("ALTER TABLE agreement_pair_sums ALTER COLUMN counts SET STORAGE"
-                         " EXTERNAL")  # as 0031: small rows, never worth compressing
-    walled = bind.exec_driver_sql(
-        "SELECT 1 FROM pg_proc WHERE proname = 'annotator_role_prefix'").first()
-    if walled is None:
-        return
-    prefix = bind.exec_driver_sql("SELECT annotator_role_prefix()").scalar_one()
-    app = '"' + f"{prefix}_app".replace('"', '""') + '"'
-    bind.exec_driver_sql(f"GRANT SELECT, INSERT, UPDATE, DELETE ON agreement_pair_sums TO {app}")
-    bind.exec_driver_sql("ALTER TABLE agreement_pair_sums ENABLE ROW LEVEL SECURITY")
-    for n, (cmd, using, check) in enumerate(POLICIES):
-        clause = f" USING ({using})" if using else ""
-        clause += f" WITH CHECK ({check})" if check else ""
-        bind.exec_driver_sql(f"CREATE POLICY annotator_{cmd.lower()}_{n} ON agreement_pair_sums"
-                             f" FOR {cmd} TO {app}{clause}")
+    if bind.dialect.name == "postgresql":  # as 0031: small rows, never worth compressing
+        bind.exec_driver_sql("ALTER TABLE agreement_pair_sums ALTER COLUMN counts SET STORAGE"
+                             " EXTERNAL")
+    row_policies("agreement_pair_sums", "SELECT, INSERT, UPDATE, DELETE", CURATORS_ONLY)
 
 
 def downgrade() -> None:

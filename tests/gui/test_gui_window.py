@@ -233,3 +233,16 @@ def test_time_on_a_submitted_case_asks_nothing_of_the_store(  # type: ignore[no-
     assert "active_seconds" not in stored("T1") or stored("T1")["active_seconds"] < 30.0
     page.session.add_active_time("T2", 30.0)  # another case: the store decides
     assert calls == ["T2"]
+
+
+def test_the_strip_scales_a_thumbnail_once_not_at_every_paint(qtbot, page) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: all(c.thumbnail is not None or not c.images
+                                for c in page.strip_model.cards), timeout=10_000)
+    delegate = page.strip.cards
+    page.strip.viewport().grab()
+    kept = dict(delegate._thumbs)
+    shown = [c for c in page.strip_model.cards if c.thumbnail is not None]
+    assert shown and len(kept) >= len(shown)
+    page.strip.viewport().grab()  # painted again: the same scaled images, none made anew
+    assert delegate._thumbs == kept
+    assert all(delegate._thumbs[key] is image for key, image in kept.items())

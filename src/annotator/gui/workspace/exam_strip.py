@@ -135,6 +135,24 @@ class ExamCardDelegate(QStyledItemDelegate):
     """Paints a card: thumbnail, figure, metadata line, importance and stage badges."""
 
     card_width = CARD.width()  # the strip narrows cards so that more exams fit
+    KEPT_THUMBS = 64
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # Thumbnails as painted, by (image, box size): smooth scaling on every paint of the
+        # strip took about 1 ms a card.
+        self._thumbs: dict[tuple[int, int, int], QImage] = {}
+
+    def _thumb(self, image: QImage, box: QSize) -> QImage:
+        key = (image.cacheKey(), box.width(), box.height())
+        scaled = self._thumbs.get(key)
+        if scaled is None:
+            scaled = image.scaled(box, Qt.AspectRatioMode.KeepAspectRatio,
+                                  Qt.TransformationMode.SmoothTransformation)
+            if len(self._thumbs) >= self.KEPT_THUMBS:
+                self._thumbs.pop(next(iter(self._thumbs)))
+            self._thumbs[key] = scaled
+        return scaled
 
     def sizeHint(self, _option: QStyleOptionViewItem, _index: Index) -> QSize:  # noqa: N802
         return QSize(self.card_width, CARD.height())
@@ -152,8 +170,7 @@ class ExamCardDelegate(QStyledItemDelegate):
         painter.fillRect(thumb_box, theme.qcolour("viewer"))
         image = index.data(Qt.ItemDataRole.DecorationRole)
         if isinstance(image, QImage) and not image.isNull():
-            scaled = image.scaled(thumb_box.size(), Qt.AspectRatioMode.KeepAspectRatio,
-                                  Qt.TransformationMode.SmoothTransformation)
+            scaled = self._thumb(image, thumb_box.size())
             x = thumb_box.left() + (thumb_box.width() - scaled.width()) // 2
             y = thumb_box.top() + (thumb_box.height() - scaled.height()) // 2
             painter.drawImage(x, y, scaled)

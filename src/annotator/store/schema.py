@@ -637,7 +637,8 @@ class AgreementStats(Base):
     what they were computed from (the case's state, draft and active annotations); the
     writers mark a case stale (``AgreementStale``) and the next call recomputes it. The row
     with the nil ``case_pk`` holds their sum, the one with ``case_pk`` 1 the XOR of every
-    case row's hash (what the cached reports are keyed by). Derived data: dropping every row
+    case row's hash (what the cached reports are keyed by); the sum's rater pair tables are
+    kept apart, in ``agreement_pair_sums``. Derived data: dropping every row
     only costs one full recomputation. No foreign key: a row outliving its (marked) case is
     subtracted from the sum."""
 

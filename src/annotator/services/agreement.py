@@ -38,6 +38,7 @@ from annotator.export.agreement import AgreementPart, release_agreement, release
 from annotator.services import agreement_cache
 from annotator.services.users import people, require
 from annotator.store import agreement_stale, counts
+from annotator.store.bulk import chunks
 from annotator.store.project import Project
 from annotator.store.schema import (
     AgreementPairSum,
@@ -362,10 +363,9 @@ def _write_sum(session: Session, totals: dict[str, Any], parts: list[dict[str, A
             touched[fid].update((sums or {}).get("pairs") or ())
     for fid, pairs in touched.items():
         chosen = sorted(pairs)
-        for start in range(0, len(chosen), _CHUNK):
+        for chunk in chunks(chosen):
             session.execute(delete(AgreementPairSum).where(
-                AgreementPairSum.family == fid,
-                AgreementPairSum.pair.in_(chosen[start:start + _CHUNK])))
+                AgreementPairSum.family == fid, AgreementPairSum.pair.in_(chunk)))
         kept = (totals.get(fid) or {}).get("pairs") or {}
         rows = [{"family": fid, "pair": pair, "counts": kept[pair]}
                 for pair in chosen if pair in kept]

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOpti
 
 from annotator.domain.vocabulary import is_follow_up, is_prior
 from annotator.gui import theme
+from annotator.gui.workspace.images import Lru
 
 ROLE_SUMMARY = Qt.ItemDataRole.UserRole + 1
 ROLE_IMPORTANCE = Qt.ItemDataRole.UserRole + 2
@@ -141,17 +142,15 @@ class ExamCardDelegate(QStyledItemDelegate):
         super().__init__(parent)
         # Thumbnails as painted, by (image, box size): smooth scaling on every paint of the
         # strip took about 1 ms a card.
-        self._thumbs: dict[tuple[int, int, int], QImage] = {}
+        self._thumbs = Lru(self.KEPT_THUMBS, lambda _image: 1)
 
     def _thumb(self, image: QImage, box: QSize) -> QImage:
         key = (image.cacheKey(), box.width(), box.height())
-        scaled = self._thumbs.get(key)
+        scaled: QImage | None = self._thumbs.get(key)
         if scaled is None:
             scaled = image.scaled(box, Qt.AspectRatioMode.KeepAspectRatio,
                                   Qt.TransformationMode.SmoothTransformation)
-            if len(self._thumbs) >= self.KEPT_THUMBS:
-                self._thumbs.pop(next(iter(self._thumbs)))
-            self._thumbs[key] = scaled
+            self._thumbs.put(key, scaled)
         return scaled
 
     def sizeHint(self, _option: QStyleOptionViewItem, _index: Index) -> QSize:  # noqa: N802

@@ -35,7 +35,7 @@ def default_decoder(data: bytes, frame: int, key: str) -> DecodedFrame:
     return decode_frame(data, frame, name=key[:12], key=key)
 
 
-class _Lru:
+class Lru:
     """A thread-safe LRU keyed by anything, bounded by the total size of its values."""
 
     def __init__(self, budget: int, size_of: Callable[[Any], int]) -> None:
@@ -90,8 +90,8 @@ class ImageLoader(QObject):
         self.project = project
         self.decoder: Decoder = default_decoder
         self.thumbnails = ThumbnailCache(cache_dir() / "thumbnails")
-        self._bytes = _Lru(BYTES_BUDGET, len)
-        self._frames = _Lru(FRAMES_BUDGET, lambda f: int(f.array.nbytes))
+        self._bytes = Lru(BYTES_BUDGET, len)
+        self._frames = Lru(FRAMES_BUDGET, lambda f: int(f.array.nbytes))
         self._thumbs: dict[str, QImage] = {}
         self._in_flight: set[tuple[str, int]] = set()
         self._thumbs_in_flight: set[str] = set()

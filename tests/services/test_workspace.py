@@ -419,10 +419,13 @@ def test_a_list_warmed_up_at_start_is_built_once(  # type: ignore[no-untyped-def
         assert go_on.wait(10)
         return columns(user_id)
 
+    locks: dict[str, object] = {}
+
     def watched(project, annotator):  # type: ignore[no-untyped-def]
+        lock = locks[threading.current_thread().name] = builder(project, annotator)
         if threading.current_thread().name == "page":
             reached.set()
-        return builder(project, annotator)
+        return lock
 
     monkeypatch.setattr(workspace, "_assigned_columns", held)
     monkeypatch.setattr(workspace, "_builder", watched)
@@ -432,6 +435,7 @@ def test_a_list_warmed_up_at_start_is_built_once(  # type: ignore[no-untyped-def
                             name="page")
     page.start()
     assert reached.wait(10)
+    assert locks["page"] is locks["case-list-warm-up"]  # the page waits on the same build
     go_on.set()
     warm.join(10)
     page.join(10)

@@ -152,3 +152,29 @@ def test_several_images_are_read_at_once_and_a_lost_one_is_named(project) -> Non
         lost = sha256_hex(b"never stored")
         with pytest.raises(NotFound, match=lost[:12]):
             project.images.get_many(session, [shas[1], lost])
+
+
+@pytest.mark.postgres
+def test_a_team_store_sends_image_bytes_in_binary_not_as_hex(pg_url: str) -> None:
+    """Hex is decoded holding the GIL (15 ms for 4 MB), so the GUI thread would wait on a
+    worker reading images: the bytes must come in binary format, all 256 values intact."""
+    from psycopg.adapt import Loader
+
+    from annotator.store.project import open_project
+
+    class NoHex(Loader):
+        def load(self, data: object) -> bytes:
+            raise AssertionError("an image's bytes were sent as hex text")
+
+    payload = bytes(range(256)) * 64
+    project = open_project(pg_url)
+    try:
+        with project.tx() as session:
+            sha = project.images.put(session, payload, "application/dicom")
+        with project.read() as session:
+            driver = session.connection().connection.driver_connection
+            driver.adapters.register_loader("bytea", NoHex)
+            assert project.images.get(session, sha) == payload
+            assert project.images.get_many(session, [sha]) == {sha: payload}
+    finally:
+        project.close()

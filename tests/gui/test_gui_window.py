@@ -246,3 +246,27 @@ def test_the_strip_scales_a_thumbnail_once_not_at_every_paint(qtbot, page) -> No
     page.strip.viewport().grab()  # painted again: the same scaled images, none made anew
     assert dict(delegate._thumbs.items) == kept
     assert all(delegate._thumbs.get(key) is image for key, image in kept.items())
+
+
+def test_the_strip_draws_a_card_again_only_when_what_it_shows_changes(  # type: ignore[no-untyped-def]
+        qtbot, page, monkeypatch) -> None:
+    from dataclasses import replace
+
+    qtbot.waitUntil(lambda: all(c.thumbnail is not None or not c.images
+                                for c in page.strip_model.cards), timeout=10_000)
+    delegate, model = page.strip.cards, page.strip_model
+    drawn: list[int] = []
+    real = delegate._draw
+    monkeypatch.setattr(delegate, "_draw", lambda p, box, font, sel, index: (
+        drawn.append(index.row()), real(p, box, font, sel, index)))
+    before = page.strip.viewport().grab().toImage()
+    drawn.clear()
+    assert page.strip.viewport().grab().toImage() == before  # the kept cards, as drawn
+    assert drawn == []
+    row = next(i for i, c in enumerate(model.cards) if c.importance != "essential")
+    model.update_card(row, replace(model.cards[row], importance="essential"))
+    after = page.strip.viewport().grab().toImage()
+    assert drawn == [row]  # only the changed card is drawn anew
+    assert after != before
+    rect = page.strip.visualRect(model.index(row, 0))
+    assert after.copy(rect) != before.copy(rect)

@@ -14,11 +14,12 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QSize,
     Qt,
 )
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from annotator.domain.vocabulary import is_follow_up, is_prior
@@ -32,6 +33,7 @@ ROLE_STAGE = Qt.ItemDataRole.UserRole + 4
 ROLE_META_OK = Qt.ItemDataRole.UserRole + 5
 ROLE_WARN = Qt.ItemDataRole.UserRole + 6
 ROLE_FLAG = Qt.ItemDataRole.UserRole + 7
+ROLE_LOOK = Qt.ItemDataRole.UserRole + 8  # all that a card's painting depends on
 
 CARD = QSize(214, 84)
 Index = QModelIndex | QPersistentModelIndex
@@ -116,6 +118,10 @@ class ExamModel(QAbstractListModel):
             if card.stage:
                 lines.append(f"order: {card.stage}")
             return "\n".join(lines)
+        if role == ROLE_LOOK:
+            return (card.figure, meta_summary(card.meta), card.importance, card.suggested,
+                    card.stage, card.meta_ok, bool(card.warnings), bool(card.red_flag),
+                    0 if card.thumbnail is None else card.thumbnail.cacheKey())
         return {
             ROLE_SUMMARY: meta_summary(card.meta),
             ROLE_IMPORTANCE: card.importance,
@@ -137,12 +143,18 @@ class ExamCardDelegate(QStyledItemDelegate):
 
     card_width = CARD.width()  # the strip narrows cards so that more exams fit
     KEPT_THUMBS = 64
+    KEPT_CARDS = 64
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # Thumbnails as painted, by (image, box size): smooth scaling on every paint of the
         # strip took about 1 ms a card.
         self._thumbs = Lru(self.KEPT_THUMBS, lambda _image: 1)
+        # Cards as painted, by what they show (ROLE_LOOK), size, selection, theme and font:
+        # drawing a card (rounded boxes, text, badges, a dozen reads of the model) took
+        # 0.5 ms, and the strip is repainted at every switch, label and thumbnail; the
+        # busiest turns of a switch spent 3 ms of their 10-20 ms in it (issue 27).
+        self._cards = Lru(self.KEPT_CARDS, lambda _pixmap: 1)
 
     def _thumb(self, image: QImage, box: QSize) -> QImage:
         key = (image.cacheKey(), box.width(), box.height())
@@ -157,9 +169,29 @@ class ExamCardDelegate(QStyledItemDelegate):
         return QSize(self.card_width, CARD.height())
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        painter.save()
-        rect = option.rect.adjusted(3, 3, -3, -3)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        size = option.rect.size()
+        ratio = painter.device().devicePixelRatioF()
+        key = (index.data(ROLE_LOOK), size.width(), size.height(), selected, theme.name(),
+               option.font.key(), ratio)
+        card: QPixmap | None = self._cards.get(key)
+        if card is None:
+            card = QPixmap(size * ratio)
+            card.setDevicePixelRatio(ratio)
+            card.fill(Qt.GlobalColor.transparent)
+            on_card = QPainter(card)
+            try:
+                self._draw(on_card, QRect(QPoint(0, 0), size), option.font, selected, index)
+            finally:
+                on_card.end()
+            self._cards.put(key, card)
+        painter.drawPixmap(option.rect.topLeft(), card)
+
+    def _draw(self, painter: QPainter, box: QRect, font: QFont, selected: bool,
+              index: Index) -> None:
+        """The card of ``index`` in ``box``."""
+        painter.save()
+        rect = box.adjusted(3, 3, -3, -3)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         border = theme.qcolour("card_border_selected" if selected else "card_border")
         painter.setPen(QPen(border, 2 if selected else 1))
@@ -175,14 +207,14 @@ class ExamCardDelegate(QStyledItemDelegate):
             painter.drawImage(x, y, scaled)
         text_left = thumb_box.right() + 8
         width = rect.right() - text_left - 4
-        bold = QFont(option.font)
+        bold = QFont(font)
         bold.setBold(True)
         painter.setFont(bold)
         painter.setPen(theme.qcolour("card_text"))
         painter.drawText(QRect(text_left, rect.top() + 4, width, 18),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          str(index.data(Qt.ItemDataRole.DisplayRole)))
-        small = QFont(option.font)
+        small = QFont(font)
         small.setPointSizeF(max(8.0, small.pointSizeF() - 1))
         painter.setFont(small)
         painter.setPen(theme.qcolour("card_text_dim"))

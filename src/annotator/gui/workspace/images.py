@@ -151,12 +151,12 @@ class ImageLoader(QObject):
             return None
         self._thumbs_in_flight.add(sha)
 
-        def work() -> bytes:
-            return self.thumbnails.get(sha, lambda: self.data(sha), THUMB_SIZE)
+        def work() -> QImage:
+            # Decoded here, not in ``done``: a PNG decode on the GUI thread for each card.
+            return QImage.fromData(self.thumbnails.get(sha, lambda: self.data(sha), THUMB_SIZE))
 
-        def done(png: bytes) -> None:
+        def done(image: QImage) -> None:
             self._thumbs_in_flight.discard(sha)
-            image = QImage.fromData(png)
             self._thumbs[sha] = image
             self.thumbnailReady.emit(sha, image)
 

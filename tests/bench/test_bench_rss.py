@@ -21,3 +21,19 @@ def test_a_child_started_by_a_large_parent_reports_its_own_peak() -> None:
     out = subprocess.run([sys.executable, "-c", PARENT], capture_output=True, text=True,
                          check=True).stdout
     assert 5 < float(out) < 150
+
+
+def test_the_gui_figures_start_from_compiled_bytecode_as_an_install_does() -> None:
+    """pip compiles a wheel's modules; a checkout run with PYTHONDONTWRITEBYTECODE=1 would
+    compile every module at every start of the probe instead."""
+    import importlib.util
+    from pathlib import Path
+
+    import annotator.errors
+    from annotator.bench.run import compiled_bytecode
+
+    source = Path(annotator.errors.__file__ or "")
+    cached = Path(importlib.util.cache_from_source(str(source)))
+    cached.unlink(missing_ok=True)
+    assert compiled_bytecode()
+    assert cached.exists() and cached.stat().st_mtime >= source.stat().st_mtime

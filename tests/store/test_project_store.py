@@ -166,15 +166,17 @@ def test_a_team_store_sends_image_bytes_in_binary_not_as_hex(pg_url: str) -> Non
         def load(self, data: object) -> bytes:
             raise AssertionError("an image's bytes were sent as hex text")
 
-    payload = bytes(range(256)) * 64
+    payload, other = bytes(range(256)) * 64, bytes(range(255, -1, -1))
     project = open_project(pg_url)
     try:
         with project.tx() as session:
             sha = project.images.put(session, payload, "application/dicom")
+            sha2 = project.images.put(session, other, "image/png")
         with project.read() as session:
             driver = session.connection().connection.driver_connection
             driver.adapters.register_loader("bytea", NoHex)
             assert project.images.get(session, sha) == payload
             assert project.images.get_many(session, [sha]) == {sha: payload}
+            assert project.images.get_many(session, [sha2, sha]) == {sha: payload, sha2: other}
     finally:
         project.close()

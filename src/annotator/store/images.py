@@ -167,7 +167,15 @@ def _blob_rows(session: Session, shas: list[str]) -> list[tuple[str, bytes | Non
     driver = connection.connection.driver_connection
     assert driver is not None
     with driver.cursor(binary=True) as cursor:
-        cursor.execute("SELECT sha256, data FROM image_blobs WHERE sha256 = ANY(%s)", [shas])
+        # One image by ``=``, several by ``ANY``: psycopg prepares a query run often and
+        # the server keeps a generic plan for ``=``, but plans ``= ANY`` afresh at each run
+        # (6 ms under the row policies, against 0.6 ms: 600 images read one by one took
+        # 3.7 s instead of 0.4 s).
+        if len(shas) == 1:
+            cursor.execute("SELECT sha256, data FROM image_blobs WHERE sha256 = %s", shas)
+        else:
+            cursor.execute("SELECT sha256, data FROM image_blobs WHERE sha256 = ANY(%s)",
+                           [shas])
         return [(sha, data) for sha, data in cursor.fetchall()]
 
 

@@ -10,6 +10,7 @@ peak RSS is ``peak_rss_mb``); GUI figures run offscreen in a child process too
 
 from __future__ import annotations
 
+import compileall
 import hashlib
 import json
 import os
@@ -271,11 +272,7 @@ def compiled_bytecode() -> bool:
     True when every module has it. A checkout run with PYTHONDONTWRITEBYTECODE=1 would
     otherwise compile every module it imports at every start: 0.17-0.24 s of start-up that
     no installed copy spends."""
-    import compileall
-
-    import annotator
-
-    folder = Path(annotator.__file__).parent
+    folder = Path(__file__).resolve().parents[1]  # the annotator package
     try:
         return bool(compileall.compile_dir(folder, quiet=2))
     except OSError:  # a read-only install: its bytecode is what pip wrote

@@ -203,3 +203,34 @@ def test_the_annotator_table_fits_the_pane_at_1366(make_window, qtbot) -> None: 
     # Every column, "Median time" last, without scrolling sideways.
     assert header.length() <= table.viewport().width()
     assert not table.horizontalScrollBar().isVisible()
+
+
+def test_a_limit_changed_while_the_desk_reads_is_shown_not_the_read_from_before(  # type: ignore[no-untyped-def]
+        make_window, qtbot, gui_project, monkeypatch) -> None:
+    """A refresh asked for while one reads (the curator's edit, here) runs when that one
+    ends; the snapshot read before the edit is not shown, nor does it reset the spin box."""
+    import threading
+
+    import annotator.gui.pages.desk as desk_page
+    from annotator.store.settings import STUCK_AFTER_DAYS
+
+    page = _desk(make_window(user="cu"), qtbot)
+    read, release = threading.Event(), threading.Event()
+    real = desk_page.desk_snapshot
+
+    def held(*args, **kwargs):  # type: ignore[no-untyped-def]
+        snapshot = real(*args, **kwargs)
+        read.set()
+        release.wait(10)
+        return snapshot
+
+    monkeypatch.setattr(desk_page, "desk_snapshot", held)
+    page.refresh()  # a read under way (as after the agreement report)
+    qtbot.waitUntil(read.is_set, timeout=15_000)  # it read the limit before the edit
+    shown: list[int] = []
+    page.refreshed.connect(lambda: shown.append(page.snapshot.stuck_after_days))
+    page.stuck_days.setValue(0)
+    assert gui_project.setting(STUCK_AFTER_DAYS) == 0
+    release.set()
+    qtbot.waitUntil(lambda: bool(shown), timeout=15_000)
+    assert shown[0] == 0 and page.stuck_days.value() == 0

@@ -97,6 +97,7 @@ class DeskPage(QWidget):
         self.snapshot: DeskSnapshot | None = None
         self._generation = 0
         self._running = 0
+        self._asked_again = False  # a refresh asked for while one was reading
         # The full agreement report (the intervals) computing in the background, and
         # whether the snapshot being shown was read right after one finished.
         self._report_running = False
@@ -273,8 +274,10 @@ class DeskPage(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        """Read a new snapshot off the GUI thread (one at a time; the latest one wins)."""
+        """Read a new snapshot off the GUI thread (one at a time; the latest one wins: a
+        refresh asked for while one reads starts when that one ends, which is not shown)."""
         if self._running:
+            self._asked_again = True
             return
         project, user = self.context.project, self.context.user or ""
         assert project is not None
@@ -283,8 +286,19 @@ class DeskPage(QWidget):
         self.status.setText("Reading the project…")
         run_in_background(lambda: desk_snapshot(project, user), self._show, self._failed)
 
-    def _show(self, snapshot: DeskSnapshot) -> None:
+    def _read_again(self) -> bool:
+        """Start the refresh asked for while the last one read (True), after an edit such as
+        the stuck limit: the snapshot that read began before it is stale."""
         self._running = 0
+        if not self._asked_again:
+            return False
+        self._asked_again = False
+        self.refresh()
+        return True
+
+    def _show(self, snapshot: DeskSnapshot) -> None:
+        if self._read_again():
+            return
         self.snapshot = snapshot
         self.error.hide()
         self._fill(snapshot)
@@ -326,7 +340,8 @@ class DeskPage(QWidget):
             self.quality_view.summary.setText(f"The quality figures could not be read: {exc}")
 
     def _failed(self, exc: BaseException) -> None:
-        self._running = 0
+        if self._read_again():
+            return
         self.error.setText(f"The desk could not be read: {exc}")
         self.error.show()
         self.status.setText("")

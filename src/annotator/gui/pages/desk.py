@@ -286,9 +286,9 @@ class DeskPage(QWidget):
         self.status.setText("Reading the project…")
         run_in_background(lambda: desk_snapshot(project, user), self._show, self._failed)
 
-    def _read_again(self) -> bool:
-        """Start the refresh asked for while the last one read (True), after an edit such as
-        the stuck limit: the snapshot that read began before it is stale."""
+    def _end_read(self) -> bool:
+        """End the read that just finished; True when a refresh was asked for meanwhile (an
+        edit such as the stuck limit) and started instead: that read's snapshot is stale."""
         self._running = 0
         if not self._asked_again:
             return False
@@ -297,7 +297,7 @@ class DeskPage(QWidget):
         return True
 
     def _show(self, snapshot: DeskSnapshot) -> None:
-        if self._read_again():
+        if self._end_read():
             return
         self.snapshot = snapshot
         self.error.hide()
@@ -340,7 +340,7 @@ class DeskPage(QWidget):
             self.quality_view.summary.setText(f"The quality figures could not be read: {exc}")
 
     def _failed(self, exc: BaseException) -> None:
-        if self._read_again():
+        if self._end_read():
             return
         self.error.setText(f"The desk could not be read: {exc}")
         self.error.show()

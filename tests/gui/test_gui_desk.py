@@ -234,3 +234,58 @@ def test_a_limit_changed_while_the_desk_reads_is_shown_not_the_read_from_before(
     release.set()
     qtbot.waitUntil(lambda: bool(shown), timeout=15_000)
     assert shown[0] == 0 and page.stuck_days.value() == 0
+
+
+def test_the_annotator_table_reads_more_rows_as_it_scrolls(  # type: ignore[no-untyped-def]
+    make_window, qtbot, qtmodeltester, gui_project, monkeypatch
+) -> None:
+    """The snapshot brings the first page of annotators and their total; scrolling to the
+    end reads the next pages off the GUI thread, and a refresh keeps every row read."""
+    from annotator.gui.pages import desk as desk_page
+    from annotator.services.users import add_user
+
+    monkeypatch.setattr(desk_page, "ANNOTATORS_SHOWN", 3)
+    for n in range(3, 15):
+        add_user(gui_project, "cu", f"a{n:02}", ["annotator"])
+    everyone = [a.name for a in desk_snapshot(gui_project, "cu", annotators=None).annotators]
+    assert len(everyone) == 14
+    page = _desk(window := make_window(user="cu"), qtbot)
+    assert [a.name for a in page.snapshot.annotators] == everyone[:3]
+    assert page.snapshot.annotators_total == 14
+    assert page.annotator_box.title() == "Annotators (14)"
+    model, bar = page.annotator_model, page.annotator_table.verticalScrollBar()
+
+    def scrolled_to_the_end() -> bool:
+        bar.setValue(bar.maximum())
+        return len(model.rows) == 14
+
+    qtbot.waitUntil(scrolled_to_the_end, timeout=15_000)
+    assert [r.name for r in model.rows] == everyone and not model.canFetchMore()
+    qtmodeltester.check(model)
+    with qtbot.waitSignal(page.refreshed, timeout=15_000):
+        page.refresh()
+    assert [r.name for r in model.rows] == everyone
+    window.close()
+
+
+def test_a_page_read_for_the_rows_before_a_refresh_is_dropped(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from annotator.gui.desk.models import AnnotatorTableModel
+    from annotator.services.desk import AnnotatorRow
+
+    def rows(*names: str) -> list[AnnotatorRow]:
+        return [AnnotatorRow(n, 1, 0, 0, None, None, None) for n in names]
+
+    asked: list[str] = []
+    model = AnnotatorTableModel()
+    model.fetcher = asked.append
+    model.set_page(rows("a", "b"), 4)
+    assert model.canFetchMore()
+    model.fetchMore()
+    assert asked == ["b"] and not model.canFetchMore()  # one page read at a time
+    model.set_page(rows("a", "c"), 4)  # a refresh came first
+    assert not model.add_page("b", rows("c", "d")) and len(model.rows) == 2
+    model.fetchMore()
+    assert model.add_page("c", rows("d", "e")) and [r.name for r in model.rows] == [
+        "a", "c", "d", "e"]
+    model.page_failed("e")  # nothing asked after "e": no effect
+    assert not model.canFetchMore()

@@ -22,7 +22,7 @@ from annotator.errors import PermissionDenied
 from annotator.services import kinds
 from annotator.services.agreement import agreement_report
 from annotator.services.demo import CURATOR, PHYSICIANS, SENIOR, _label_fully, build_demo
-from annotator.services.desk import INTERVALS_PENDING, desk_snapshot
+from annotator.services.desk import INTERVALS_PENDING, annotator_rows, desk_snapshot
 from annotator.services.judging import scoring as judge_scoring
 from annotator.services.sme import review as sme_review
 from annotator.store.project import Project, open_project
@@ -253,6 +253,42 @@ def test_the_desk_on_each_back_end(team: Project, tmp_path: Path) -> None:
     assert rows["a1"].in_progress == 1 and rows["a1"].median_active_seconds is None
     assert snap.stuck_total == 2 and snap.submissions_per_day == []
     assert snap.work["case"].assigned == 2
+
+
+def test_the_annotator_table_is_read_a_page_at_a_time_by_name(team: Project,
+                                                               tmp_path: Path) -> None:
+    """The snapshot holds the first rows and the total; the pages after a name (keyset)
+    make up the rest, on each back end. Listed: whoever takes work, and a former annotator
+    who still has case work; not the curator or the adjudicator."""
+    from annotator.errors import ValidationError
+    from annotator.services.assignments import assign
+    from annotator.services.imports import import_cases
+    from annotator.services.users import add_user, change_roles
+    from factories import make_case, write_case_file
+
+    for name in ("a4", "a5"):
+        add_user(team, "cu", name, ["annotator"])
+    import_cases(team, "cu", [write_case_file(tmp_path / "d", [make_case("C1")])])
+    assign(team, "cu", 2)
+    worker = next(a.name for a in desk_snapshot(team, "cu").annotators if a.assigned)
+    change_roles(team, "cu", worker, add=["adjudicator"], remove=["annotator"])
+
+    everyone = desk_snapshot(team, "cu", annotators=None)
+    assert [a.name for a in everyone.annotators] == ["a1", "a2", "a3", "a4", "a5"]
+    assert everyone.annotators_total == 5
+    assert next(a for a in everyone.annotators if a.name == worker).assigned == 1
+    first = desk_snapshot(team, "cu", annotators=2)
+    assert first.annotators == everyone.annotators[:2] and first.annotators_total == 5
+    rows, after = list(first.annotators), first.annotators[-1].name
+    while page := annotator_rows(team, "cu", after=after, limit=2):
+        assert len(page) <= 2
+        rows, after = rows + page, page[-1].name
+    assert rows == everyone.annotators
+    assert desk_snapshot(team, "adj", annotators=10).annotators_total == 5
+    with pytest.raises(PermissionDenied):
+        annotator_rows(team, "a2")
+    with pytest.raises(ValidationError):
+        annotator_rows(team, "cu", limit=0)
 
 
 def test_a_curator_sets_the_stuck_limit_in_the_history(team: Project) -> None:

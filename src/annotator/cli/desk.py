@@ -31,7 +31,8 @@ def cmd_desk(args: argparse.Namespace) -> int:
         before = set_stuck_after_days(project, actor, args.set_stuck_days)
         print(f"stuck limit: {args.set_stuck_days} days (was {before})")
         return 0
-    snapshot = desk_snapshot(project, actor, stuck_after_days=args.stuck_days)
+    # Every annotator row: the desk page reads them a page at a time as its table scrolls.
+    snapshot = desk_snapshot(project, actor, stuck_after_days=args.stuck_days, annotators=None)
     if args.json:
         print_json(snapshot.as_json())
     else:

@@ -10,7 +10,11 @@ without its intervals: :func:`~annotator.services.sme.results.progress`), so a f
 desk is the same number the command line prints. What no other command shows (per
 annotator: work in progress and median active time; stuck work; submissions per day; the
 progress of every kind of rated work) is read here, one aggregate query per question,
-never a query per case. Everything is read in ``project.read()``. The agreement values are
+never a query per case. The annotator table is read a page at a time, by name
+(:func:`annotator_rows`, keyset): the snapshot holds the first :data:`ANNOTATORS_SHOWN` rows
+and the total, and the desk page reads further pages as its table scrolls, so the desk's
+figures do not grow with the number of people (302 at the bench's 100,000 cases).
+Each part is read in ``project.read()``. The agreement values are
 the point estimates of the stored per-case statistics (current after every submission, at any
 size); their intervals are those of the cached full report when it is current, and the desk
 never computes that report itself (minutes at 100,000 cases): ``agreement_intervals`` says
@@ -27,11 +31,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from annotator.agreement.tables import headline
-from annotator.domain.permissions import Action, may, refusal
+from annotator.domain.permissions import Action, may, needed_roles, refusal
 from annotator.domain.states import AnnotationState, CaseState
 from annotator.errors import AnnotatorError, PermissionDenied, ValidationError
 from annotator.services.agreement import estimates_and_report
@@ -40,11 +44,11 @@ from annotator.services.review.queue import open_conflict_totals
 from annotator.services.sme.results import progress as sme_progress
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
-from annotator.services.users import Person, people, require
+from annotator.services.users import Person, require
 from annotator.store import counts
 from annotator.store.history import record
 from annotator.store.project import Project
-from annotator.store.schema import Annotation, Case, User, UserRole, utcnow
+from annotator.store.schema import Annotation, Case, RatedWork, User, UserRole, utcnow
 from annotator.store.settings import STUCK_AFTER_DAYS, get_setting, put_setting
 
 MAX_STUCK_DAYS = 3650
@@ -52,6 +56,8 @@ INTERVALS_PENDING = ("the values are current; their 95% intervals are being reco
                      "(the full agreement report)")
 UNFINISHED = (AnnotationState.ASSIGNED.value, AnnotationState.IN_PROGRESS.value)
 STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
+# Annotator rows in the snapshot (by name); the desk page reads more as its table scrolls.
+ANNOTATORS_SHOWN = 50
 
 # Where the conflicts of each kind are decided: the page id of the main window.
 CONFLICT_PAGES = {"cases": "review", "sme_verdicts": "sme", "judge_scoring": "judge"}
@@ -148,7 +154,8 @@ class DeskSnapshot:
     status: dict[str, int]  # exactly ``status --json``
     cases_by_state: dict[str, int]
     needs_fix: int
-    annotators: list[AnnotatorRow]
+    annotators: list[AnnotatorRow]  # the first page by name (all, when asked for all)
+    annotators_total: int  # everyone the annotator table lists (:func:`annotator_rows`)
     conflicts: list[ConflictQueue]
     stuck_after_days: int
     stuck_total: int
@@ -174,6 +181,7 @@ class DeskSnapshot:
             "cases_by_state": self.cases_by_state,
             "needs_fix": self.needs_fix,
             "annotators": [row(a, not_started=a.not_started) for a in self.annotators],
+            "annotators_total": self.annotators_total,
             "conflicts": [asdict(c) for c in self.conflicts],
             "stuck_after_days": self.stuck_after_days,
             "stuck_total": self.stuck_total,
@@ -192,26 +200,30 @@ class DeskSnapshot:
 
 def desk_snapshot(
     project: Project, reader: str, *, stuck_after_days: int | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, annotators: int | None = ANNOTATORS_SHOWN,
 ) -> DeskSnapshot:
     """Every figure of the desk for ``reader`` (an adjudicator or a curator).
 
     ``stuck_after_days`` overrides the project's setting for this call; ``now`` is the
-    moment "no edit for N days" is measured from (the store's UTC clock by default).
+    moment "no edit for N days" is measured from (the store's UTC clock by default);
+    ``annotators``: how many annotator rows, by name, to read (``None``: all of them).
     """
     now = now or utcnow()
+    _check_page_size(annotators)
     with project.read() as session:
-        roles = _roles(session, reader)
-        if not may(roles, Action.VIEW_DESK):
-            raise PermissionDenied(refusal(Action.VIEW_DESK, reader))
+        roles = _require_desk(session, reader)
         days = stuck_after_days if stuck_after_days is not None else get_setting(
             session, STUCK_AFTER_DAYS)
         if not 0 <= days <= MAX_STUCK_DAYS:
             raise ValidationError(f"the stuck limit is {days} days; give 0 to {MAX_STUCK_DAYS}")
         own = _own_figures(session, now - timedelta(days=days), now)
+        page = _annotator_page(session, None, annotators)
+        total = len(page) if annotators is None or len(page) < annotators else int(
+            session.scalar(select(func.count()).select_from(User).where(_lists_as_annotator()))
+            or 0)
     notes: list[str] = []
     status = project_status(project)
-    rows = _annotator_rows(project, own, notes)
+    rows = _rows_of(project, page, notes)
     agreement, agreement_note, intervals = _agreement(project, reader, roles)
     return DeskSnapshot(
         reader=reader,
@@ -220,6 +232,7 @@ def desk_snapshot(
         cases_by_state={s.value: status[s.value] for s in CaseState},
         needs_fix=status["needs_fix"],
         annotators=rows,
+        annotators_total=total,
         conflicts=_conflicts(project, reader),
         stuck_after_days=days,
         stuck_total=own.stuck_total,
@@ -250,20 +263,68 @@ def set_stuck_after_days(project: Project, actor: str, days: int) -> int:
         return before
 
 
+def annotator_rows(project: Project, reader: str, *, after: str | None = None,
+                   limit: int | None = ANNOTATORS_SHOWN) -> list[AnnotatorRow]:
+    """The annotator table's rows by name, the first ``limit`` after the name ``after``
+    (keyset: a page reads its own people and their counters, never everyone's); ``None``
+    for ``limit``: all of them. Everyone who takes work is listed, and anyone else with
+    case work not withdrawn (a former annotator's assignments)."""
+    _check_page_size(limit)
+    with project.read() as session:
+        _require_desk(session, reader)
+        page = _annotator_page(session, after, limit)
+    return _rows_of(project, page, [])
+
+
+def _check_page_size(limit: int | None) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise ValidationError(f"a page of annotator rows holds at least one, not {limit!r}")
+
+
+def _require_desk(session: Session, reader: str) -> list[str]:
+    roles = _roles(session, reader)
+    if not may(roles, Action.VIEW_DESK):
+        raise PermissionDenied(refusal(Action.VIEW_DESK, reader))
+    return roles
+
+
 def _roles(session: Session, name: str) -> list[str]:
     return sorted(session.scalars(
         select(UserRole.role).join(User, User.id == UserRole.user_id).where(User.name == name)))
+
+
+def _lists_as_annotator() -> Any:
+    """Whom the annotator table lists: a role that takes work, or case work that counts
+    (not withdrawn, not a hidden repeat: the ``rater:`` counters' rows), each found through
+    an index, user by user."""
+    takes_work = exists().where(UserRole.user_id == User.id,
+                                UserRole.role.in_(needed_roles(Action.TAKE_ASSIGNED_WORK)))
+    has_case_work = exists().where(RatedWork.rater_id == User.id, RatedWork.kind == "case",
+                                   RatedWork.withdrawn_at.is_(None),
+                                   RatedWork.repeat_of.is_(None))
+    return or_(takes_work, has_case_work)
+
+
+def _annotator_page(session: Session, after: str | None, limit: int | None) -> list[Person]:
+    query = select(User.id, User.name).where(_lists_as_annotator()).order_by(User.name)
+    if after is not None:
+        query = query.where(User.name > after)
+    if limit is not None:
+        query = query.limit(limit)
+    found = session.execute(query).all()
+    roles: dict[Any, list[str]] = defaultdict(list)
+    if found:
+        for user_id, role in session.execute(select(UserRole.user_id, UserRole.role).where(
+                UserRole.user_id.in_([user_id for user_id, _name in found]))):
+            roles[user_id].append(role)
+    return [Person(user_id, name, tuple(sorted(roles[user_id]))) for user_id, name in found]
 
 
 @dataclass
 class _Own:
     """The figures read here (not by another command's function)."""
 
-    counts: dict[str, dict[str, int]]  # annotator -> annotation state -> assignments
-    medians: dict[str, float]
-    annotators: list[str]  # every user with the annotator role or with case work, by name
-    people: list[Person]  # every user, as read with the figures
-    raters: dict[str, dict[str, int]]  # rater (hex id) -> state -> case work (the counters)
     stuck_total: int
     stuck: list[StuckWork]
     work: dict[str, WorkProgress]
@@ -272,13 +333,9 @@ class _Own:
 
 def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Own:
     active = Annotation.withdrawn_at.is_(None)
-    # Assignments per annotator and state, per kind, and submissions per day: the counters
-    # the writes keep (store.counts), a few rows per annotator and per day, none per case.
-    kept = counts.read(session.connection(), prefix=("day:", "rater:", "work:"))
-    users = people(session)
-    names = {counts.hexid(u.id): u.name for u in users}
-    raters = counts.rater_states(kept)
-    per_rater = {names[rater]: states for rater, states in raters.items() if rater in names}
+    # Assignments per kind and state, and submissions per day: the counters the writes
+    # keep (store.counts), a few rows per kind and per day, none per case.
+    kept = counts.read(session.connection(), prefix=("day:", "work:"))
     work: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     per_day = []
     for key, n in kept.items():
@@ -290,7 +347,6 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
             work[kind][state] += n
         elif head == "day":
             per_day.append((rest, n))
-    annotators = sorted(set(per_rater) | {u.name for u in users if u.takes_work})
     idle = (
         select(Case.case_id, User.name, Annotation.state, Annotation.updated_at)
         .join(Case, Case.id == Annotation.case_pk).join(User, User.id == Annotation.annotator_id)
@@ -307,12 +363,6 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     ]
     per_day.sort()
     return _Own(
-        counts={k: dict(v) for k, v in per_rater.items()},
-        medians={names[rater]: median for rater, median in
-                 counts.active_medians(session.connection()).items() if rater in names},
-        annotators=annotators,
-        people=users,
-        raters=raters,
         stuck_total=int(total),
         stuck=stuck,
         work={kind: WorkProgress(kind, sum(work[kind].values()),
@@ -323,24 +373,34 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     )
 
 
-def _annotator_rows(project: Project, own: _Own, notes: list[str]) -> list[AnnotatorRow]:
+def _rows_of(project: Project, page: list[Person], notes: list[str]) -> list[AnnotatorRow]:
+    """The rows of ``page``'s people: their counters (``rater:`` rows read by their ids),
+    median active time and round trip."""
+    if not page:
+        return []
+    with project.read() as session:
+        conn = session.connection()
+        raters = counts.rater_states(counts.read(
+            conn, prefix=tuple(f"rater:{counts.hexid(p.id)}:" for p in page)))
+        medians = counts.active_medians(conn)  # kept by this process while unchanged
     try:
-        trips = {r.annotator: r for r in roundtrip_status(project, own.people, own.raters)}
+        trips = {r.annotator: r for r in roundtrip_status(project, page, raters)}
     except AnnotatorError as exc:  # an annotator's offline project: no round trip here
         trips = {}
         notes.append(f"bundles and packages: {exc}")
     rows = []
-    for name in own.annotators:
-        states = own.counts.get(name, {})
-        trip = trips.get(name)
+    for person in page:
+        rater = counts.hexid(person.id)
+        states = raters.get(rater, {})
+        trip = trips.get(person.name)
         rows.append(AnnotatorRow(
-            name=name,
+            name=person.name,
             assigned=sum(states.values()),
             in_progress=states.get(AnnotationState.IN_PROGRESS.value, 0),
             submitted=states.get(AnnotationState.SUBMITTED.value, 0),
             bundled=trip.bundled if trip else None,
             returned=trip.returned if trip else None,
-            median_active_seconds=own.medians.get(name),
+            median_active_seconds=medians.get(rater),
         ))
     return rows
 

@@ -49,8 +49,10 @@ from annotator.gui.quality.view import QualityView
 from annotator.gui.workers import run_in_background
 from annotator.services.agreement import agreement_report
 from annotator.services.desk import (
+    ANNOTATORS_SHOWN,
     MAX_STUCK_DAYS,
     DeskSnapshot,
+    annotator_rows,
     desk_snapshot,
     set_stuck_after_days,
 )
@@ -172,7 +174,10 @@ class DeskPage(QWidget):
 
     def _annotators(self) -> None:
         box, layout = _section("Annotators")
+        self.annotator_box = box
         self.annotator_model = AnnotatorTableModel(self)
+        self.annotator_model.fetcher = self._read_annotators_after
+        self.annotator_model.rowsInserted.connect(self._fit_table)  # a page read as it scrolls
         self.annotator_table = QTableView()
         self.annotator_table.setModel(self.annotator_model)
         self.annotator_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -284,7 +289,25 @@ class DeskPage(QWidget):
         self._generation += 1
         self._running = self._generation
         self.status.setText("Reading the project…")
-        run_in_background(lambda: desk_snapshot(project, user), self._show, self._failed)
+        # As many annotator rows as are shown now (the table scrolled further keeps them).
+        rows = max(ANNOTATORS_SHOWN, len(self.annotator_model.rows))
+        run_in_background(lambda: desk_snapshot(project, user, annotators=rows), self._show,
+                          self._failed)
+
+    def _read_annotators_after(self, name: str) -> None:
+        """The annotator table scrolled to its end: read the next page off the GUI thread."""
+        project, user = self.context.project, self.context.user or ""
+        assert project is not None
+        model = self.annotator_model
+
+        def failed(exc: BaseException) -> None:
+            model.page_failed(name)
+            self.error.setText(f"More annotator rows could not be read: {exc}")
+            self.error.show()
+
+        limit = ANNOTATORS_SHOWN
+        run_in_background(lambda: annotator_rows(project, user, after=name, limit=limit),
+                          lambda rows: model.add_page(name, rows), failed)
 
     def _end_read(self) -> bool:
         """End the read that just finished; True when a refresh was asked for meanwhile (an
@@ -360,7 +383,8 @@ class DeskPage(QWidget):
             ", ".join(f"{q.open_conflicts} {SHORT[q.key]}" for q in s.conflicts))
         self.cards["stuck"].set(str(s.stuck_total), f"no edit for {s.stuck_after_days} days")
         self.cards["submitted"].set(str(work.submitted), f"of {work.assigned} case assignments")
-        self.annotator_model.set_rows(s.annotators)
+        self.annotator_model.set_page(s.annotators, s.annotators_total)
+        self.annotator_box.setTitle(f"Annotators ({s.annotators_total})")
         self._fit_table()
         self._fill_conflicts(s)
         self._fill_agreement(s)

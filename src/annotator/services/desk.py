@@ -56,8 +56,9 @@ INTERVALS_PENDING = ("the values are current; their 95% intervals are being reco
                      "(the full agreement report)")
 UNFINISHED = (AnnotationState.ASSIGNED.value, AnnotationState.IN_PROGRESS.value)
 STUCK_SHOWN = 100  # stuck work listed by name (oldest first); the total counts them all
-# Annotator rows in the snapshot (by name); the desk page reads more as its table scrolls.
-ANNOTATORS_SHOWN = 50
+# Annotator rows in the snapshot (by name): the desk's table shows ten, and reads the next
+# page as it scrolls to the end of these.
+ANNOTATORS_SHOWN = 20
 
 # Where the conflicts of each kind are decided: the page id of the main window.
 CONFLICT_PAGES = {"cases": "review", "sme_verdicts": "sme", "judge_scoring": "judge"}
@@ -374,14 +375,13 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
 
 
 def _rows_of(project: Project, page: list[Person], notes: list[str]) -> list[AnnotatorRow]:
-    """The rows of ``page``'s people: their counters (``rater:`` rows read by their ids),
+    """The rows of ``page``'s people: their counters (``rater:`` rows read by their keys),
     median active time and round trip."""
     if not page:
         return []
     with project.read() as session:
         conn = session.connection()
-        raters = counts.rater_states(counts.read(
-            conn, prefix=tuple(f"rater:{counts.hexid(p.id)}:" for p in page)))
+        raters = counts.rater_counters(conn, [p.id for p in page])
         medians = counts.active_medians(conn)  # kept by this process while unchanged
     try:
         trips = {r.annotator: r for r in roundtrip_status(project, page, raters)}

@@ -48,7 +48,14 @@ from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from annotator.domain.states import CaseState
 from annotator.store.bulk import chunks
-from annotator.store.schema import Case, CaseImage, CaseRevision, ProjectCount, RatedWork
+from annotator.store.schema import (
+    RATED_WORK_STATES,
+    Case,
+    CaseImage,
+    CaseRevision,
+    ProjectCount,
+    RatedWork,
+)
 
 OPEN_STATES = (CaseState.ANNOTATING.value, CaseState.IN_REVIEW.value)
 _PENDING = "counts.pending"  # this flush: (case ids, work ids, counts before)
@@ -250,6 +257,19 @@ def rater_states(counters: Mapping[str, int]) -> dict[str, dict[str, int]]:
             states = out.setdefault(rater, {})
             states[state] = states.get(state, 0) + n
     return out
+
+
+def rater_counters(conn: Connection, raters: Iterable[uuid.UUID | str]
+                   ) -> dict[str, dict[str, int]]:
+    """The ``rater:`` counters of ``raters`` only, as :func:`rater_states` gives them,
+    read by their exact keys through the primary key (a page of the desk's annotator
+    table). Not ranges: SQLite read the table whole for an OR of 50 of them (31 ms)."""
+    keys = [f"rater:{hexid(rater)}:{state}" for rater in raters for state in RATED_WORK_STATES]
+    found: dict[str, int] = {}
+    for chunk in chunks(keys):
+        found.update((key, int(n)) for key, n in conn.execute(
+            select(ProjectCount.key, ProjectCount.n).where(ProjectCount.key.in_(chunk))).all())
+    return rater_states(found)
 
 
 def _range(prefix: str) -> tuple[Any, Any]:

@@ -44,7 +44,7 @@ from annotator.services.review.queue import open_conflict_totals
 from annotator.services.sme.results import progress as sme_progress
 from annotator.services.status import project_status
 from annotator.services.sync.status import roundtrip_status
-from annotator.services.users import Person, require
+from annotator.services.users import Person, people, require
 from annotator.store import counts
 from annotator.store.history import record
 from annotator.store.project import Project
@@ -219,7 +219,8 @@ def desk_snapshot(
             raise ValidationError(f"the stuck limit is {days} days; give 0 to {MAX_STUCK_DAYS}")
         own = _own_figures(session, now - timedelta(days=days), now)
         page = _annotator_page(session, None, annotators)
-        total = len(page) if annotators is None or len(page) < annotators else int(
+        shown = len(page.people)
+        total = shown if annotators is None or shown < annotators else int(
             session.scalar(select(func.count()).select_from(User).where(_lists_as_annotator()))
             or 0)
     notes: list[str] = []
@@ -307,19 +308,28 @@ def _lists_as_annotator() -> Any:
     return or_(takes_work, has_case_work)
 
 
-def _annotator_page(session: Session, after: str | None, limit: int | None) -> list[Person]:
-    query = select(User.id, User.name).where(_lists_as_annotator()).order_by(User.name)
+@dataclass
+class _Page:
+    """A page of the annotator table as read in one transaction: its people by name, their
+    ``rater:`` counters (rater hex id -> state -> case work) and everyone's medians."""
+
+    people: list[Person]
+    raters: dict[str, dict[str, int]]
+    medians: dict[str, float]
+
+
+def _annotator_page(session: Session, after: str | None, limit: int | None) -> _Page:
+    query = select(User.id).where(_lists_as_annotator()).order_by(User.name)
     if after is not None:
         query = query.where(User.name > after)
     if limit is not None:
         query = query.limit(limit)
-    found = session.execute(query).all()
-    roles: dict[Any, list[str]] = defaultdict(list)
-    if found:
-        for user_id, role in session.execute(select(UserRole.user_id, UserRole.role).where(
-                UserRole.user_id.in_([user_id for user_id, _name in found]))):
-            roles[user_id].append(role)
-    return [Person(user_id, name, tuple(sorted(roles[user_id]))) for user_id, name in found]
+    ids = list(session.scalars(query))
+    if not ids:
+        return _Page([], {}, {})
+    conn = session.connection()
+    return _Page(people(session, ids), counts.rater_counters(conn, ids),
+                 counts.active_medians(conn))  # the medians: kept by this process
 
 
 @dataclass
@@ -374,24 +384,20 @@ def _own_figures(session: Session, stuck_before: datetime, now: datetime) -> _Ow
     )
 
 
-def _rows_of(project: Project, page: list[Person], notes: list[str]) -> list[AnnotatorRow]:
+def _rows_of(project: Project, page: _Page, notes: list[str]) -> list[AnnotatorRow]:
     """The rows of ``page``'s people: their counters (``rater:`` rows read by their keys),
     median active time and round trip."""
-    if not page:
+    if not page.people:
         return []
-    with project.read() as session:
-        conn = session.connection()
-        raters = counts.rater_counters(conn, [p.id for p in page])
-        medians = counts.active_medians(conn)  # kept by this process while unchanged
     try:
-        trips = {r.annotator: r for r in roundtrip_status(project, page, raters)}
+        trips = {r.annotator: r for r in roundtrip_status(project, page.people, page.raters)}
     except AnnotatorError as exc:  # an annotator's offline project: no round trip here
         trips = {}
         notes.append(f"bundles and packages: {exc}")
     rows = []
-    for person in page:
+    for person in page.people:
         rater = counts.hexid(person.id)
-        states = raters.get(rater, {})
+        states = page.raters.get(rater, {})
         trip = trips.get(person.name)
         rows.append(AnnotatorRow(
             name=person.name,
@@ -400,7 +406,7 @@ def _rows_of(project: Project, page: list[Person], notes: list[str]) -> list[Ann
             submitted=states.get(AnnotationState.SUBMITTED.value, 0),
             bundled=trip.bundled if trip else None,
             returned=trip.returned if trip else None,
-            median_active_seconds=medians.get(rater),
+            median_active_seconds=page.medians.get(rater),
         ))
     return rows
 

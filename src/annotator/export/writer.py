@@ -96,10 +96,15 @@ def write_release(
 
     tmp = staging_dir(out, "export")
     checksums: dict[str, str] = {}
+    # Folders made so far: a mkdir per file (600 per 100 cases) failed with EEXIST all but
+    # once a case. Two threads may both make a new one: exist_ok covers it.
+    folders: set[Path] = {tmp}
 
     def write(rel: str, payload: bytes, sha: str | None = None) -> None:
         target = tmp / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
         target.write_bytes(payload)
         checksums[rel] = sha or L.sha256_hex(payload)
 

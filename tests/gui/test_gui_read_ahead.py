@@ -101,9 +101,9 @@ def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type
     qtbot.waitUntil(page.settled, timeout=10_000)
     # The spare groups, made in idle turns after the first case: a group, then each of its
     # three fields, one per turn, each turn calling prepare again (which the recording
-    # below would count).
-    qtbot.waitUntil(lambda: len(page.steps.slots) == SPARE_GROUPS
-                    and len(page.steps.slots[-1].fields) == 3, timeout=10_000)
+    # below would count). The page is settled only once they are all made.
+    assert len(page.steps.slots) == SPARE_GROUPS and len(page.steps.slots[-1].fields) == 3
+    assert not page.steps.preparing()
     prepared: list[int] = []
     made: list[tuple[int, int]] = []  # (groups, fields of the last) after each turn's call
     prepare = page.steps.prepare

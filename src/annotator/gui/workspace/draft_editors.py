@@ -124,6 +124,7 @@ class StepsEditor(QWidget):
         self.bindings: list[TextBinding] = []
         self.fields: dict[tuple[int, str], TextWidget] = {}
         self._editable: bool | None = None
+        self._preparing = False
 
     def rebuild(self) -> None:
         """Show the fields of the current case's steps (making more groups if needed)."""
@@ -149,10 +150,16 @@ class StepsEditor(QWidget):
         instead of all of them in the turn that shows the next one (3 groups: 17-33 ms)."""
         if not (self.slots and self.slots[-1].add_field()):
             if len(self.slots) >= max(len(_steps(content)), SPARE_GROUPS):
+                self._preparing = False
                 return
             self._add_slot()  # hidden until a case shows it
+        self._preparing = True
         # Bound to this widget: a window closed meanwhile cancels the rest.
         QTimer.singleShot(0, self, lambda: self.prepare(content))
+
+    def preparing(self) -> bool:
+        """True while groups or fields are still being made in turns of their own."""
+        return self._preparing
 
     def _add_slot(self) -> _StepSlot:
         slot = _StepSlot(self, len(self.slots))

@@ -523,9 +523,11 @@ class AnnotatePage(QWidget):
         return self.session.view is None or (self.viewer.ready() and not self.loader.busy())
 
     def settled(self) -> bool:
-        """True when the case is on screen and the next one has been read ahead (what the
-        page does between a physician's switches, which come seconds apart)."""
-        return self.ready() and self._finishing is None and not self._reading_ahead
+        """True when the case is on screen, the next one has been read ahead and the step
+        fields it needs are made (what the page does between a physician's switches, which
+        come seconds apart)."""
+        return (self.ready() and self._finishing is None and not self._reading_ahead
+                and not self.steps.preparing())
 
     def shutdown(self) -> None:
         """Save everything pending (typed text, active time, where the annotator is)."""

@@ -5,6 +5,7 @@ the stamp itself. A case chosen that was not read ahead is read on a worker befo
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import pytest
@@ -129,6 +130,38 @@ def test_the_next_case_s_step_groups_are_made_while_the_physician_works(  # type
                     (before + 2, 3)]  # the last call finds nothing left to make
     assert all(slot.group.isHidden() for slot in page.steps.slots[3:])
     assert not any(slot.group.isHidden() for slot in page.steps.slots[:3])
+
+
+def test_the_next_case_s_strip_cards_are_drawn_while_the_physician_works(  # type: ignore[no-untyped-def]
+        qtbot, make_window, gui_project, monkeypatch) -> None:
+    # T2 shows the same exams as T1: a label makes its cards look different from any shown.
+    first = annotating.view(gui_project, USER, "T2").figures[0]
+    annotating.set_label(gui_project, USER, "T2", "importance", first, "essential")
+    page = make_window(case_id="T1").page("annotate")
+    qtbot.waitUntil(page.settled, timeout=10_000)
+    assert page._ahead is not None and page._ahead[0] == "T2"
+    following, _view, images = page._ahead
+    # Its thumbnails in too (each drew its card again, with the thumbnail, in idle turns).
+    qtbot.waitUntil(lambda: page.settled() and all(
+        page.loader.thumbnail(refs[0].sha256) is not None for refs in images.values() if refs),
+        timeout=10_000)
+    drawn: list[str] = []
+    draw = page.strip.cards._draw
+
+    def counted(painter, box, font, selected, index) -> None:  # type: ignore[no-untyped-def]
+        drawn.append(index.data())
+        draw(painter, box, font, selected, index)
+
+    monkeypatch.setattr(page.strip.cards, "_draw", counted)
+    page.open_case(following)
+    page.strip.viewport().repaint()  # painted now, as the next turn of the loop would
+    assert len(page.strip_model.cards) == len(images) > 1
+    assert drawn == []  # every card, the selected first one too, was drawn ahead and kept
+    # A card that changes is drawn anew: what a card shows is its key.
+    page.strip_model.update_card(1, dataclasses.replace(page.strip_model.cards[1],
+                                                        importance="essential"))
+    page.strip.viewport().repaint()
+    assert drawn == [page.strip_model.cards[1].figure]
 
 
 def _reads_on_threads(page, monkeypatch) -> list[tuple[str, bool]]:  # type: ignore[no-untyped-def]

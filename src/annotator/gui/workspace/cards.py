@@ -5,6 +5,8 @@ Plain functions over the open case (no widgets), so the page stays a composition
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtGui import QImage
 
 from annotator.domain.labels import label_key
@@ -13,6 +15,7 @@ from annotator.gui.workspace.session import CaseSession
 from annotator.gui.workspace.viewer import Slice
 from annotator.imaging.render import default_frame_index
 from annotator.services import draft_fixes, order_board
+from annotator.services.annotating import AnnotationView
 from annotator.store.image_record import ImageRecord
 
 
@@ -30,25 +33,33 @@ def series_of(images: list[ImageRecord]) -> tuple[list[Slice], int]:
 def exam_card(
     session: CaseSession, figure: str, refs: list[ImageRecord], thumbnail: QImage | None
 ) -> ExamCard:
-    """The card of one exam: effective metadata, the annotator's labels, the suggestion."""
-    s = session
-    labels = s.labels
-    suggestions = s.view.suggestions if s.view else {}
+    """The card of one exam of the open case: effective metadata, the annotator's labels,
+    the suggestion."""
+    return view_card(session.view, session.labels, figure, refs, thumbnail)
+
+
+def view_card(
+    view: AnnotationView | None, labels: dict[str, Any], figure: str, refs: list[ImageRecord],
+    thumbnail: QImage | None,
+) -> ExamCard:
+    """The card of one exam of ``view`` with ``labels`` (a case open, or read ahead)."""
+    suggestions = view.suggestions if view else {}
+    content = view.content if view else {}
     entry = labels.get(label_key("importance", figure))
     importance = entry.get("value") if isinstance(entry, dict) else None
-    board = order_board.board(labels, s.figures, suggestions)
+    board = order_board.board(labels, view.figures if view else [], suggestions)
     stage = board.stage_of(figure)
     placed = "unranked" if figure in board.unranked else (f"stage {stage}" if stage else "")
-    caption = draft_fixes.effective(s.content, labels, label_key("caption", figure))
+    caption = draft_fixes.effective(content, labels, label_key("caption", figure))
     return ExamCard(
         figure=figure,
-        meta=draft_fixes.effective_meta(s.content, labels, figure),
+        meta=draft_fixes.effective_meta(content, labels, figure),
         caption=str(caption or ""),
         importance=importance,
         suggested=None if importance else suggestions.get(label_key("importance", figure)),
         stage=placed,
         meta_ok=labels.get(label_key("meta_ok", figure)),
-        warnings=draft_fixes.meta_warnings(s.content, labels, figure),
+        warnings=draft_fixes.meta_warnings(content, labels, figure),
         red_flag=str(labels.get(label_key("red_flag", figure), "")),
         thumbnail=thumbnail,
         images=len(refs),

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
@@ -170,10 +171,20 @@ class ExamCardDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        size = option.rect.size()
-        ratio = painter.device().devicePixelRatioF()
+        card = self._card(index, option.rect.size(), selected, option.font,
+                          painter.device().devicePixelRatioF())
+        painter.drawPixmap(option.rect.topLeft(), card)
+
+    def draw_ahead(self, index: Index, size: QSize, selected: bool, font: QFont,
+                   ratio: float) -> None:
+        """Draw a card into the kept ones before a strip shows it (a case read ahead)."""
+        self._card(index, size, selected, font, ratio)
+
+    def _card(self, index: Index, size: QSize, selected: bool, font: QFont, ratio: float
+              ) -> QPixmap:
+        """The card of ``index`` as painted: kept, or drawn now and kept."""
         key = (index.data(ROLE_LOOK), size.width(), size.height(), selected, theme.name(),
-               option.font.key(), ratio)
+               font.key(), ratio)
         card: QPixmap | None = self._cards.get(key)
         if card is None:
             card = QPixmap(size * ratio)
@@ -181,11 +192,11 @@ class ExamCardDelegate(QStyledItemDelegate):
             card.fill(Qt.GlobalColor.transparent)
             on_card = QPainter(card)
             try:
-                self._draw(on_card, QRect(QPoint(0, 0), size), option.font, selected, index)
+                self._draw(on_card, QRect(QPoint(0, 0), size), font, selected, index)
             finally:
                 on_card.end()
             self._cards.put(key, card)
-        painter.drawPixmap(option.rect.topLeft(), card)
+        return card
 
     def _draw(self, painter: QPainter, box: QRect, font: QFont, selected: bool,
               index: Index) -> None:
@@ -286,13 +297,52 @@ class ExamStrip(QListView):
         self.setFixedHeight(CARD.height() + 8 + self.horizontalScrollBar().sizeHint().height())
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the page's keys act on the current exam
         self.setStyleSheet(theme.css("QListView { background: $window; border: none; }"))
+        # Cards of a case read ahead still to draw: (its model, row, selected).
+        self._ahead: list[tuple[ExamModel, int, bool]] = []
 
     def fit_cards(self) -> None:
         """Card width so that all exams fit when possible (160 to 230 pixels)."""
-        count = max(1, self.model().rowCount())
-        width = (self.viewport().width() - 4) // count
-        self.cards.card_width = max(160, min(230, width))
+        self.cards.card_width = self._width_for(self.model().rowCount())
         self.scheduleDelayedItemsLayout()
+
+    def _width_for(self, count: int) -> int:
+        return max(160, min(230, (self.viewport().width() - 4) // max(1, count)))
+
+    def _size_for(self, count: int) -> QSize:
+        """The size the strip paints each of ``count`` cards at: the width they share, the
+        viewport's height (less the scroll bar's when the cards overflow the width)."""
+        width = self._width_for(count)
+        bar = self.horizontalScrollBar()
+        height = self.viewport().height() + (bar.height() if bar.isVisible() else 0)
+        if count * width > self.viewport().width():
+            height -= bar.sizeHint().height()
+        return QSize(width, height)
+
+    def draw_ahead(self, cards: list[ExamCard], selected: int) -> None:
+        """Draw the cards of a case about to be shown (read ahead), one per turn of the
+        event loop, as the strip will paint them (card ``selected`` selected), so that
+        showing the case paints kept cards: drawing 4-6 new cards took 2-3 ms of the
+        busiest turn of a case switch (issue 27)."""
+        model = ExamModel()
+        model.cards = list(cards)
+        started = bool(self._ahead)
+        self._ahead = [(model, row, row == selected) for row in range(len(cards))]
+        if not started:
+            QTimer.singleShot(0, self, self._draw_next_ahead)
+
+    def drawing_ahead(self) -> bool:
+        """True while cards of a case read ahead are still to be drawn."""
+        return bool(self._ahead)
+
+    def _draw_next_ahead(self) -> None:
+        if not self._ahead:
+            return
+        model, row, selected = self._ahead.pop(0)
+        self.cards.draw_ahead(model.index(row, 0), self._size_for(len(model.cards)), selected,
+                              self.font(),
+                              self.viewport().devicePixelRatioF())
+        if self._ahead:
+            QTimer.singleShot(0, self, self._draw_next_ahead)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

@@ -22,7 +22,7 @@ from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
 from annotator.gui.workspace.activity import ActivityTracker
 from annotator.gui.workspace.board import OrderBoard
-from annotator.gui.workspace.cards import exam_card, series_of
+from annotator.gui.workspace.cards import exam_card, series_of, view_card
 from annotator.gui.workspace.case_list import CaseListPanel
 from annotator.gui.workspace.case_text import CaseText
 from annotator.gui.workspace.draft_editors import RubricEditor, StepsEditor
@@ -335,6 +335,7 @@ class AnnotatePage(QWidget):
                     starts.append((slices[start][0].sha256, slices[start][1]))
                     self.loader.thumbnail(refs[0].sha256)
             self.loader.prefetch(starts)
+            self._draw_cards_ahead()
 
         # A failed read (the case withdrawn meanwhile, the store away) is left to the
         # opening, which reads again and says why.
@@ -384,6 +385,22 @@ class AnnotatePage(QWidget):
         for figure, refs in self.images.items():
             if refs and refs[0].sha256 == sha:
                 self.strip_model.set_thumbnail(figure, image)
+        if self._ahead is not None and any(refs and refs[0].sha256 == sha
+                                           for refs in self._ahead[2].values()):
+            self._draw_cards_ahead()  # the card with its thumbnail is the one it will show
+
+    def _draw_cards_ahead(self) -> None:
+        """The strip's cards of the case read ahead, drawn in idle turns as opening it
+        will show them (its first exam selected)."""
+        if self._ahead is None:
+            return
+        _case_id, view, images = self._ahead
+        cards = []
+        for figure in view.figures:
+            refs = images.get(figure, [])
+            thumb = self.loader.thumbnail(refs[0].sha256) if refs else None
+            cards.append(view_card(view, dict(view.labels), figure, refs, thumb))
+        self.strip.draw_ahead(cards, 0)
 
     # -- labels -----------------------------------------------------------------------------
 
@@ -524,10 +541,10 @@ class AnnotatePage(QWidget):
 
     def settled(self) -> bool:
         """True when the case is on screen, the next one has been read ahead and the step
-        fields it needs are made (what the page does between a physician's switches, which
-        come seconds apart)."""
+        fields and strip cards it needs are made (what the page does between a physician's
+        switches, which come seconds apart)."""
         return (self.ready() and self._finishing is None and not self._reading_ahead
-                and not self.steps.preparing())
+                and not self.steps.preparing() and not self.strip.drawing_ahead())
 
     def shutdown(self) -> None:
         """Save everything pending (typed text, active time, where the annotator is)."""

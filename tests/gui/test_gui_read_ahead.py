@@ -37,12 +37,19 @@ def test_the_next_case_opens_from_what_was_read_ahead(  # type: ignore[no-untype
     qtbot.waitUntil(page.settled, timeout=10_000)
     following = page.case_list.neighbour("T1", 1)
     assert page._ahead is not None and page._ahead[0] == following
+    stamps: list[str] = []
+    stamp = annotating.view_stamp
+    monkeypatch.setattr(annotating, "view_stamp", lambda project, user, case_id: (
+        stamps.append(case_id), stamp(project, user, case_id))[1])
     page.open_case(following)
     assert reads == []  # nothing read: the view was read ahead, its stamp is checked aside
     fresh = annotating.view(gui_project, USER, following)
     assert page.session.view == fresh
     assert page.images and page.images == workspace.case_images(gui_project, USER, following)
+    assert stamps == []  # the stamp is asked for once the case is on screen, not during
     qtbot.waitUntil(page.ready, timeout=10_000)
+    qtbot.waitUntil(lambda: stamps == [following], timeout=10_000)
+    assert page.session._unverified is None  # answered: the view was the store's
 
 
 def test_a_read_ahead_the_store_moved_past_is_read_again(  # type: ignore[no-untyped-def]
@@ -68,8 +75,7 @@ def test_an_edit_before_the_stamp_answers_is_refused_when_the_store_moved_on(  #
     following = page.case_list.neighbour("T1", 1)
     annotating.set_label(gui_project, USER, following, "difficulty", "", "hard")
     # The worker's answer is held back: the edit comes first and checks the stamp itself.
-    monkeypatch.setattr(page.session, "_verify_soon",
-                        lambda view: setattr(page.session, "_unverified", view.case_id))
+    monkeypatch.setattr(page.session, "verify", lambda: None)
     page.open_case(following)
     refusals: list[str] = []
     page.session.failed.connect(refusals.append)

@@ -289,6 +289,7 @@ class AnnotatePage(QWidget):
             self._finishing = None  # on screen; the next case's images come after
             self._reading_ahead = True
             QTimer.singleShot(0, lambda: self._prefetch_next(case_id))
+            self.session.verify()  # a case read ahead: is it still as the store has it?
         part()
 
     def _show_board_and_problems(self) -> None:

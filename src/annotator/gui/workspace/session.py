@@ -121,13 +121,13 @@ class CaseSession(QObject):
     def open(self, case_id: str, ahead: tuple[AnnotationView, CaseImages] | None = None
              ) -> bool:
         """Open a case (saving pending text of the previous one first): the view and images
-        read ahead (:meth:`read`) at once, the view's stamp checked on a worker thread
-        (:attr:`stale` when the store changed it meanwhile), else both read now."""
+        read ahead (:meth:`read`) at once, their stamp to be checked (:meth:`verify`), else
+        both read now."""
         self.flush()
         self._unverified = None
         if ahead is not None and ahead[0].case_id == case_id:
             view, images = ahead
-            self._verify_soon(view)
+            self._unverified = case_id
         else:
             try:
                 view, images = self.read(case_id)
@@ -142,12 +142,15 @@ class CaseSession(QObject):
         self.caseOpened.emit(case_id)
         return True
 
-    def _verify_soon(self, view: AnnotationView) -> None:
-        """Compare a view read ahead with the store's stamp (one small read) off the GUI
-        thread; a changed stamp emits :attr:`stale`. Until the answer, an edit checks the
-        stamp itself first (:meth:`_verified`)."""
+    def verify(self) -> None:
+        """Compare the open case, read ahead, with the store's stamp (one small read) off the
+        GUI thread; a changed stamp emits :attr:`stale`. Until the answer, an edit checks the
+        stamp itself first (:meth:`_verified`). The page asks once the case is on screen: a
+        worker's query during the switch's repaint lengthened its turns on a team store."""
+        view = self.view
+        if view is None or self._unverified != view.case_id:
+            return  # read now, not ahead; or checked already
         project, user, case_id = self.project, self.user, view.case_id
-        self._unverified = case_id
 
         def answered(stamp: tuple[Any, ...]) -> None:
             if self._unverified == case_id and self.case_id == case_id:

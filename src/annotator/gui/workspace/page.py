@@ -552,4 +552,5 @@ class AnnotatePage(QWidget):
         self.session.flush()
         if self.session.case_id is not None:
             self.activity.flush(self.session.case_id)
+        self.session.join_time()
         self.save_resume()

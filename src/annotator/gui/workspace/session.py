@@ -9,6 +9,7 @@ QUndoGroup, so undo history survives switching cases and coming back.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -69,6 +70,8 @@ class CaseSession(QObject):
         # The case opened from a view read ahead whose stamp is still being checked on a
         # worker thread (None: the open case's view is known current).
         self._unverified: str | None = None
+        # Time writes still running or not yet taken in, by case (add_active_time).
+        self._time_writes: dict[str, list[Future[SetResult | None]]] = {}
 
     # -- pending text ---------------------------------------------------------------------
 
@@ -115,7 +118,8 @@ class CaseSession(QObject):
     def read(self, case_id: str) -> tuple[AnnotationView, CaseImages]:
         """The annotator's view of a case and its exams' images, read from the store in one
         transaction; touches no widget, so a worker thread may call it (the page reads the
-        next case ahead this way)."""
+        next case ahead this way). The case's time writes still running are waited for."""
+        self._time_settled(case_id)
         return annotating.view_with_images(self.project, self.user, case_id)
 
     def open(self, case_id: str, ahead: tuple[AnnotationView, CaseImages] | None = None
@@ -216,6 +220,7 @@ class CaseSession(QObject):
             self.retry_pending()
         if self.pending:
             return self._keep_pending(case_id, edits, text, None)
+        self._time_written(case_id)  # the version the edit expects includes its time
         if not self._verified(case_id):
             raise ConflictError(f"{case_id} changed in the store since it was read: it is"
                                 " shown again as stored; make the change again")
@@ -286,28 +291,78 @@ class CaseSession(QObject):
         return True
 
     def add_active_time(self, case_id: str, seconds: float) -> None:
-        """Store measured active time (outside the undo stack: time cannot be undone)."""
+        """Store measured active time (outside the undo stack: time cannot be undone).
+
+        Written on a worker: on a team store the write took 6-18 ms, at every case switch
+        and once a minute. Until it is answered, what would race it waits for it first: an
+        edit or submission of that case (:meth:`_time_written`, so the edit carries the
+        version the write made), a read of it, and closing (:meth:`join_time`)."""
         if case_id == self.case_id and not self.editable:
             return  # submitted or excluded: the store keeps no time for it, so ask nothing
-        try:
-            result = workspace_state.add_active_time(self.project, self.user, case_id, seconds)
-        except AnnotatorError as exc:
-            self.report(exc)
-            return
-        if result is None:
-            return
+        project, user = self.project, self.user
+        written: Future[SetResult | None] = Future()
+        earlier = list(self._time_writes.get(case_id, []))
+
+        def write() -> None:
+            for before in earlier:  # in the order made: each answer has the newer total
+                try:
+                    before.result()
+                except BaseException:  # noqa: S110 - said on the GUI thread
+                    pass
+            try:
+                written.set_result(workspace_state.add_active_time(project, user, case_id,
+                                                                   seconds))
+            except BaseException as exc:
+                written.set_exception(exc)
+
+        self._time_writes.setdefault(case_id, []).append(written)
+        run_in_background(write, lambda _none: self._time_written(case_id, wait=False),
+                          lambda _exc: self._time_written(case_id, wait=False))
+
+    def _time_written(self, case_id: str, *, wait: bool = True) -> None:
+        """Take in the answers of ``case_id``'s time writes in the order they were made:
+        all of them, waiting for those still running (short: each is one small
+        transaction), or without ``wait`` those answered before the first still running."""
+        writes = self._time_writes.get(case_id, [])
+        while writes and (wait or writes[0].done()):
+            written = writes.pop(0)
+            try:
+                result = written.result()
+            except AnnotatorError as exc:
+                self.report(exc)
+                continue
+            if result is not None:
+                self._took_time(case_id, result)
+        if not writes:
+            self._time_writes.pop(case_id, None)
+
+    def _took_time(self, case_id: str, result: SetResult) -> None:
         if case_id != self.case_id:
             self.versions.pop(case_id, None)  # reread when the case is opened again
             return
         self.writes += 1
-        # The store's answer says all (nothing read again: on a case switch this runs on the
-        # GUI thread, and on a team store a read is a dozen round trips).
-        self.versions[case_id] = result.version
+        # The store's answer says all (nothing read again: a read on a team store is a dozen
+        # round trips).
+        self.versions[case_id] = max(result.version, self.versions.get(case_id, 0))
         self.labels["active_seconds"] = result.after.get("active_seconds", 0)
         if result.state != self.state:
             self.state = result.state
             self.stateChanged.emit(self.state)
         self.labelsChanged.emit({"active_seconds"})
+
+    def join_time(self) -> None:
+        """Wait for every time write still running (the window closes)."""
+        for case_id in list(self._time_writes):
+            self._time_written(case_id)
+
+    def _time_settled(self, case_id: str) -> None:
+        """On a worker: wait until the time writes of ``case_id`` made so far are committed
+        (a read of the case then sees them)."""
+        for written in list(self._time_writes.get(case_id, [])):
+            try:
+                written.result()
+            except BaseException:  # noqa: S110 - said on the GUI thread by _time_written
+                pass
 
     def report(self, exc: BaseException) -> None:
         self.failed.emit(str(exc))
@@ -325,6 +380,7 @@ class CaseSession(QObject):
         if self.view is None:
             return False
         self.flush()
+        self._time_written(self.view.case_id)  # time written after submitting is dropped
         try:
             CASES.submit(self.project, self.user, self.view.case_id)
         except AnnotatorError as exc:

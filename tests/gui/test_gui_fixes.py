@@ -90,6 +90,7 @@ def test_diagnosis_reference_edits_the_final_diagnosis(qtbot, page, stored) -> N
 def test_draft_problems_are_rechecked_on_the_fixes(qtbot, make_window, stored) -> None:  # type: ignore[no-untyped-def]
     window = make_window(case_id="T3")
     page = window.page("annotate")
+    qtbot.waitUntil(page.ready, timeout=10_000)  # the tabs' titles come with the case's rest
     note = page.notes["Metadata"]
     assert page.tabs.tabText(1) == "Metadata ⚠1"
     assert "read as WITH contrast" in note.text()

@@ -48,8 +48,8 @@ def test_the_next_case_opens_from_what_was_read_ahead(  # type: ignore[no-untype
     assert page.images and page.images == workspace.case_images(gui_project, USER, following)
     assert stamps == []  # the stamp is asked for once the case is on screen, not during
     qtbot.waitUntil(page.ready, timeout=10_000)
-    qtbot.waitUntil(lambda: stamps == [following], timeout=10_000)
-    assert page.session._unverified is None  # answered: the view was the store's
+    qtbot.waitUntil(lambda: page.session._unverified is None, timeout=10_000)  # answered
+    assert stamps == [following]  # once: the view was the store's
 
 
 def test_a_read_ahead_the_store_moved_past_is_read_again(  # type: ignore[no-untyped-def]

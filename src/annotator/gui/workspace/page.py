@@ -264,7 +264,8 @@ class AnnotatePage(QWidget):
         # GUI thread is never blocked for long: the image (decoding meanwhile), strip and
         # labels come first. ``ready`` is False until the last part is done.
         self._finishing = case_id
-        self._finish_parts = [self._show_board_and_problems, self._show_text, self._show_drafts]
+        self._finish_parts = [self._painted, self._show_board_and_problems, self._show_text,
+                              self._show_drafts]
         QTimer.singleShot(0, lambda: self._finish_open(case_id))
 
     def _reopen_stale(self, case_id: str) -> None:
@@ -291,6 +292,10 @@ class AnnotatePage(QWidget):
             QTimer.singleShot(0, lambda: self._prefetch_next(case_id))
             self.session.verify()  # a case read ahead: is it still as the store has it?
         part()
+
+    def _painted(self) -> None:
+        """Nothing more in the turn that paints what the switch changed (image, strip,
+        labels, header: 4-8 ms of painting), the busiest of a switch."""
 
     def _show_board_and_problems(self) -> None:
         self._show_board()

@@ -1,6 +1,6 @@
 """What the strip shows for an exam, and how an exam's images become viewer slices.
 
-Plain functions over the open case (no widgets), so the page stays a composition.
+Plain functions over a case's view (no widgets), so the page stays a composition.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from PySide6.QtGui import QImage
 
 from annotator.domain.labels import label_key
 from annotator.gui.workspace.exam_strip import ExamCard
-from annotator.gui.workspace.session import CaseSession
 from annotator.gui.workspace.viewer import Slice
 from annotator.imaging.render import default_frame_index
 from annotator.services import draft_fixes, order_board
@@ -28,14 +27,6 @@ def series_of(images: list[ImageRecord]) -> tuple[list[Slice], int]:
                                for r in images):
         return slices, len(slices) // 2  # a DICOM series: start in the middle, like PACS
     return slices, default_frame_index(images[0].frames)
-
-
-def exam_card(
-    session: CaseSession, figure: str, refs: list[ImageRecord], thumbnail: QImage | None
-) -> ExamCard:
-    """The card of one exam of the open case: effective metadata, the annotator's labels,
-    the suggestion."""
-    return view_card(session.view, session.labels, figure, refs, thumbnail)
 
 
 def view_card(

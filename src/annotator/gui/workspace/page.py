@@ -22,7 +22,7 @@ from annotator.gui.workers import run_in_background
 from annotator.gui.workspace import layout as ui
 from annotator.gui.workspace.activity import ActivityTracker
 from annotator.gui.workspace.board import OrderBoard
-from annotator.gui.workspace.cards import exam_card, series_of, view_card
+from annotator.gui.workspace.cards import series_of, view_card
 from annotator.gui.workspace.case_list import CaseListPanel
 from annotator.gui.workspace.case_text import CaseText
 from annotator.gui.workspace.draft_editors import RubricEditor, StepsEditor
@@ -383,9 +383,15 @@ class AnnotatePage(QWidget):
         self.select_exam(figures[max(0, min(len(figures) - 1, index + step))])
 
     def _card(self, figure: str) -> ExamCard:
-        refs = self.images.get(figure, [])
+        return self._card_of(self.session.view, self.session.labels, self.images, figure)
+
+    def _card_of(self, view: AnnotationView | None, labels: dict[str, Any],
+                 images: dict[str, list[ImageRecord]], figure: str) -> ExamCard:
+        """The strip's card of ``figure`` in ``view`` (the open case, or the one read ahead),
+        with its thumbnail when the loader has it (asked for otherwise)."""
+        refs = images.get(figure, [])
         thumb = self.loader.thumbnail(refs[0].sha256) if refs else None
-        return exam_card(self.session, figure, refs, thumb)
+        return view_card(view, labels, figure, refs, thumb)
 
     def _thumbnail_ready(self, sha: str, image: Any) -> None:
         for figure, refs in self.images.items():
@@ -401,12 +407,8 @@ class AnnotatePage(QWidget):
         if self._ahead is None:
             return
         _case_id, view, images = self._ahead
-        cards = []
-        for figure in view.figures:
-            refs = images.get(figure, [])
-            thumb = self.loader.thumbnail(refs[0].sha256) if refs else None
-            cards.append(view_card(view, dict(view.labels), figure, refs, thumb))
-        self.strip.draw_ahead(cards, 0)
+        labels = dict(view.labels)
+        self.strip.draw_ahead([self._card_of(view, labels, images, f) for f in view.figures], 0)
 
     # -- labels -----------------------------------------------------------------------------
 

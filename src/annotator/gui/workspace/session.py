@@ -9,7 +9,7 @@ QUndoGroup, so undo history survives switching cases and coming back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -304,11 +304,7 @@ class CaseSession(QObject):
         earlier = list(self._time_writes.get(case_id, []))
 
         def write() -> None:
-            for before in earlier:  # in the order made: each answer has the newer total
-                try:
-                    before.result()
-                except BaseException:  # noqa: S110 - said on the GUI thread
-                    pass
+            wait(earlier)  # in the order made: each answer has the newer total
             try:
                 written.set_result(workspace_state.add_active_time(project, user, case_id,
                                                                    seconds))
@@ -357,12 +353,8 @@ class CaseSession(QObject):
 
     def _time_settled(self, case_id: str) -> None:
         """On a worker: wait until the time writes of ``case_id`` made so far are committed
-        (a read of the case then sees them)."""
-        for written in list(self._time_writes.get(case_id, [])):
-            try:
-                written.result()
-            except BaseException:  # noqa: S110 - said on the GUI thread by _time_written
-                pass
+        (a read of the case then sees them; a failure is said on the GUI thread)."""
+        wait(list(self._time_writes.get(case_id, [])))
 
     def report(self, exc: BaseException) -> None:
         self.failed.emit(str(exc))
